@@ -1,0 +1,251 @@
+"""Tidemark settings, read once from the environment (12-factor).
+
+With no environment at all the service runs on embedded defaults: SQLite, a local-memory
+cache, a filesystem Celery broker and filesystem storage. Production sets `DEBUG=false`,
+and then every insecure default is refused at start-up (see `_refuse_insecure_production`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+
+DEBUG: bool = env.bool("DEBUG", default=True)
+
+_DEV_SECRET_KEY = "insecure-dev-key-only-for-debug-mode-never-use-in-production"
+SECRET_KEY: str = env.str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else "")
+ALLOWED_HOSTS: list[str] = env.list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []
+)
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# The brand word in key prefixes and webhook header names (spec: written `svc`).
+BRAND: str = env.str("BRAND", default="svc")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "corsheaders",
+    "rest_framework",
+    "drf_spectacular",
+    "accounts",
+    "history",
+    "webhooks",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Data stores -------------------------------------------------------------------------
+
+DATABASES = {
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL: str = env.str("REDIS_URL", default="")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "SOCKET_CONNECT_TIMEOUT": 0.05,
+                "SOCKET_TIMEOUT": 0.2,
+                "IGNORE_EXCEPTIONS": True,
+            },
+        }
+    }
+    DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+STORAGE_DIR = Path(env.str("STORAGE_DIR", default=str(VAR_DIR / "storage")))
+STORAGES = {
+    "default": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(STORAGE_DIR)},
+    },
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+MEDIA_ROOT = str(STORAGE_DIR)
+
+STATIC_URL = "/static/"
+STATIC_ROOT = env.str("STATIC_ROOT", default=str(VAR_DIR / "static"))
+
+# --- Celery ------------------------------------------------------------------------------
+
+_BROKER_DIR = VAR_DIR / "broker"
+CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "data_folder_in": str(_BROKER_DIR),
+        "data_folder_out": str(_BROKER_DIR),
+        "control_folder": str(VAR_DIR / "broker-control"),
+    }
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- Auth and pages ----------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "/login/"
+LOGIN_REDIRECT_URL = "/connect-agent"
+LOGOUT_REDIRECT_URL = "/login/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- API ---------------------------------------------------------------------------------
+
+API_KEY_PREFIX = f"{BRAND}_mcp_"
+OAUTH_TOKEN_PREFIX = f"{BRAND}_oat_"
+API_SCOPES = ("read", "mcp")
+
+REST_FRAMEWORK: dict[str, object] = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": None,
+}
+
+SPECTACULAR_SETTINGS: dict[str, object] = {
+    "TITLE": "Tidemark API",
+    "VERSION": "1.0.0",
+    "OAS_VERSION": "3.0.3",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+CORS_URLS_REGEX = r"^/v1/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "OPTIONS"]
+CORS_ALLOW_HEADERS = ["authorization", "content-type"]
+CORS_EXPOSE_HEADERS = [
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Retry-After",
+    "Location",
+]
+
+# Rate limit: fixed windows per key in Redis (spec: 300 per 60 s).
+RATE_LIMIT_DEFAULT: int = env.int("RATE_LIMIT_DEFAULT", default=300)
+RATE_LIMIT_WINDOW_SECONDS = 60
+RATE_LIMIT_REDIS_URL: str = env.str("RATE_LIMIT_REDIS_URL", default=REDIS_URL)
+RATE_LIMIT_CONNECT_TIMEOUT_MS: int = env.int("RATE_LIMIT_CONNECT_TIMEOUT_MS", default=30)
+RATE_LIMIT_BREAKER_SECONDS: float = env.float("RATE_LIMIT_BREAKER_SECONDS", default=5.0)
+
+# Signed URLs for screenshots and block-diff JSON.
+SIGNED_URL_TTL_SECONDS: int = env.int("SIGNED_URL_TTL_SECONDS", default=300)
+SNAPSHOT_RETENTION_DAYS: int = env.int("SNAPSHOT_RETENTION_DAYS", default=90)
+
+# --- Ingestion ---------------------------------------------------------------------------
+
+AUTOPAUSE_AFTER_FAILURES: int = env.int("AUTOPAUSE_AFTER_FAILURES", default=5)
+
+# --- Webhooks ----------------------------------------------------------------------------
+
+WEBHOOK_RETRY_DELAYS: list[int] = [
+    int(v) for v in env.list("WEBHOOK_RETRY_DELAYS", default=["60", "120", "240", "480"])
+]
+WEBHOOK_ALLOW_LOOPBACK: bool = env.bool("WEBHOOK_ALLOW_LOOPBACK", default=False)
+WEBHOOK_CONNECT_TIMEOUT: float = env.float("WEBHOOK_CONNECT_TIMEOUT", default=5.0)
+WEBHOOK_TOTAL_TIMEOUT: float = env.float("WEBHOOK_TOTAL_TIMEOUT", default=15.0)
+WEBHOOK_RECORD_RETENTION_DAYS: int = env.int("WEBHOOK_RECORD_RETENTION_DAYS", default=30)
+# Key that encrypts webhook signing secrets at rest; derived from SECRET_KEY when unset.
+ENCRYPTION_KEY: str = env.str("ENCRYPTION_KEY", default="")
+
+# --- Security ----------------------------------------------------------------------------
+
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
+    CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+
+def _refuse_insecure_production() -> None:
+    """Fail start-up when DEBUG is off and a secret or host setting is missing or weak."""
+    problems = []
+    if not SECRET_KEY:
+        problems.append("SECRET_KEY is not set (required when DEBUG is false)")
+    elif SECRET_KEY == _DEV_SECRET_KEY or len(SECRET_KEY) < 40:
+        problems.append("SECRET_KEY is the development default or shorter than 40 characters")
+    if not ALLOWED_HOSTS:
+        problems.append("ALLOWED_HOSTS is empty")
+    if WEBHOOK_ALLOW_LOOPBACK:
+        problems.append("WEBHOOK_ALLOW_LOOPBACK must not be enabled in production")
+    if problems:
+        raise ImproperlyConfigured("Refusing to start with DEBUG=false: " + "; ".join(problems))
+
+
+if not DEBUG:
+    _refuse_insecure_production()

@@ -1,0 +1,45 @@
+"""Public identifiers: a type prefix and an opaque, stable encoding of the internal key.
+
+The internal BigAutoField serves joins and keyset pagination. On the wire it is multiplied
+by an odd constant modulo 2**64 (a bijection, so no lookup table is needed) and written in
+base62 at a fixed width, e.g. `upd_3KqV0cX9fLm`. Clients must treat ids as opaque strings.
+"""
+
+from __future__ import annotations
+
+ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_INDEX = {c: i for i, c in enumerate(ALPHABET)}
+_MOD = 1 << 64
+_MULT = 0x9E3779B97F4A7C15
+_INV = pow(_MULT, -1, _MOD)
+_WIDTH = 11  # 62**11 > 2**64
+
+SOURCE = "src_"
+ENTRY = "ent_"
+CHANGE = "chg_"
+UPDATE = "upd_"
+
+
+def encode(prefix: str, pk: int) -> str:
+    number = (pk * _MULT) % _MOD
+    chars = []
+    for _ in range(_WIDTH):
+        number, rem = divmod(number, 62)
+        chars.append(ALPHABET[rem])
+    return prefix + "".join(reversed(chars))
+
+
+def decode(prefix: str, public_id: str) -> int | None:
+    """The internal key for a public id, or None when it is not one of ours."""
+    if not public_id.startswith(prefix) or len(public_id) != len(prefix) + _WIDTH:
+        return None
+    number = 0
+    for char in public_id[len(prefix) :]:
+        digit = _INDEX.get(char)
+        if digit is None:
+            return None
+        number = number * 62 + digit
+    if number >= _MOD:
+        return None
+    pk = (number * _INV) % _MOD
+    return pk if 0 < pk < (1 << 63) else None

@@ -1,0 +1,224 @@
+"""Item-level change history: sources, their entries, fetches, typed updates, page states.
+
+History times are integer epoch milliseconds (`BigIntegerField`), exactly as the API
+serves them; ordering and keyset pagination use `(time, id)`.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from accounts.models import Account
+from history import ids
+
+
+class Importance(models.TextChoices):
+    CRITICAL = "critical"
+    MATERIAL = "material"
+    MINOR = "minor"
+
+
+class UpdateType(models.TextChoices):
+    NEW = "new"
+    MODIFIED = "modified"
+    REMOVED = "removed"
+
+
+class Source(models.Model):
+    """A monitored page of one account."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        AUTO_PAUSED = "autoPaused"
+        CREDIT_PAUSED = "creditPaused"
+        DISABLED = "disabled"
+
+    class Outcome(models.TextChoices):
+        OK = "ok"
+        FAILED = "failed"
+        BROKEN = "broken"
+        PAUSED = "paused"
+
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="sources")
+    url = models.URLField(max_length=2048)
+    name = models.CharField(max_length=200, blank=True)
+    monitoring_frequency = models.PositiveIntegerField(default=60, help_text="minutes")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.BigIntegerField()
+    last_fetch_time = models.BigIntegerField(null=True, blank=True)
+    last_fetch_outcome = models.CharField(
+        max_length=8, choices=Outcome.choices, null=True, blank=True
+    )
+    last_fetch_error_reason = models.TextField(null=True, blank=True)
+    last_fetch_error_time = models.BigIntegerField(null=True, blank=True)
+    consecutive_fetch_failures = models.PositiveIntegerField(default=0)
+    next_fetch_time = models.BigIntegerField(null=True, blank=True)
+    entry_kinds = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["account", "url"], name="source_account_url_uniq")
+        ]
+        indexes = [
+            models.Index(fields=["account", "-created_at", "-id"], name="source_account_created"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or self.url
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(ids.SOURCE, self.pk)
+
+
+class Entry(models.Model):
+    """A repeating item on a source's page, reconciled across fetches by identity key."""
+
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="+")
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="entries")
+    identity_key = models.CharField(max_length=512)
+    title = models.TextField()
+    url = models.URLField(max_length=2048, null=True, blank=True)
+    kind = models.CharField(max_length=100, null=True, blank=True)
+    price = models.FloatField(null=True, blank=True)
+    currency = models.CharField(max_length=16, null=True, blank=True)
+    image_url = models.URLField(max_length=2048, null=True, blank=True)
+    attributes = models.JSONField(default=dict, blank=True)
+    read = models.BooleanField(default=False)
+    update_type = models.CharField(max_length=8, choices=UpdateType.choices)
+    update_time = models.BigIntegerField()
+    created_at = models.BigIntegerField()
+    is_stub = models.BooleanField(default=False, help_text="in-flight onboarding stub")
+
+    class Meta:
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["source", "identity_key"], name="entry_source_identity_uniq"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["source", "-update_time", "-id"],
+                condition=Q(is_stub=False),
+                name="entry_source_updated",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title[:80]
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(ids.ENTRY, self.pk)
+
+
+class PageState(models.Model):
+    """Captured page content, content-addressed and shared across accounts.
+
+    `digest` is the SHA-256 over the digests of the formats present; each format's bytes
+    live in the default storage under `blobs/<sha[:2]>/<sha>` and the name is kept here.
+    """
+
+    digest = models.CharField(max_length=64, unique=True)
+    markdown_name = models.CharField(max_length=200, null=True, blank=True)
+    html_name = models.CharField(max_length=200, null=True, blank=True)
+    screenshot_name = models.CharField(max_length=200, null=True, blank=True)
+    created_at = models.BigIntegerField()
+
+    def __str__(self) -> str:
+        return self.digest[:12]
+
+
+class Change(models.Model):
+    """One fetch of a source, whatever its outcome."""
+
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="+")
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="changes")
+    at = models.BigIntegerField()
+    outcome = models.CharField(max_length=8, choices=Source.Outcome.choices)
+    error_reason = models.TextField(null=True, blank=True)
+    current_state = models.ForeignKey(
+        PageState, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    previous_state = models.ForeignKey(
+        PageState, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    body_total_additions = models.PositiveIntegerField(default=0)
+    body_total_deletions = models.PositiveIntegerField(default=0)
+    meta_additions = models.PositiveIntegerField(default=0)
+    meta_deletions = models.PositiveIntegerField(default=0)
+    blocks = models.JSONField(null=True, blank=True, help_text="block-diff JSON")
+
+    class Meta:
+        indexes = [models.Index(fields=["source", "-at", "-id"], name="change_source_at")]
+
+    def __str__(self) -> str:
+        return self.public_id
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(ids.CHANGE, self.pk)
+
+
+class Update(models.Model):
+    """One typed change to an entry, or a body narration, recorded by one fetch."""
+
+    # account and entry lead composite indexes below, so they get no single-column index.
+    account = models.ForeignKey(
+        Account, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="updates", db_index=False
+    )
+    change = models.ForeignKey(Change, on_delete=models.CASCADE, related_name="updates")
+    at = models.BigIntegerField()
+    update_type = models.CharField(max_length=8, choices=UpdateType.choices)
+    field = models.CharField(max_length=200, null=True, blank=True)
+    value_change = models.JSONField(
+        null=True, blank=True, help_text="{type, previous?, current, unit?} as served"
+    )
+    importance = models.CharField(
+        max_length=8, choices=Importance.choices, null=True, blank=True
+    )
+    # importance with "absent" counted as material: what the `importance` filter matches.
+    importance_level = models.CharField(
+        max_length=8, choices=Importance.choices, default=Importance.MATERIAL
+    )
+    headline = models.TextField(null=True, blank=True)
+    description = models.TextField(null=True, blank=True)
+    start_block_id = models.CharField(max_length=200, null=True, blank=True)
+    end_block_id = models.CharField(max_length=200, null=True, blank=True)
+    block_id = models.CharField(max_length=200, null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["account", "-at", "-id"], name="update_feed"),
+            models.Index(
+                fields=["account", "importance_level", "-at", "-id"], name="update_feed_importance"
+            ),
+            models.Index(fields=["entry", "-at", "-id"], name="update_entry"),
+            models.Index(fields=["entry", "field", "-at", "-id"], name="update_entry_field"),
+            models.Index(
+                fields=["entry", "importance_level", "-at", "-id"], name="update_entry_importance"
+            ),
+            models.Index(fields=["entry", "-at", "-change"], name="update_entry_change"),
+        ]
+
+    def __str__(self) -> str:
+        return self.public_id
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(ids.UPDATE, self.pk)
+
+
+class FeedClock(models.Model):
+    """Per-account clock that serialises ingestion and stamps `at` (DESIGN: polling)."""
+
+    account = models.OneToOneField(
+        Account, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    last_at = models.BigIntegerField(default=0)

@@ -1,0 +1,41 @@
+"""Shared fixtures. Tests run on PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.factories import AccountFactory, api_key
+
+TEST_OUTPUT = Path(os.environ.get("TEST_OUTPUT_DIR", Path(__file__).resolve().parent.parent / "test-output"))
+
+
+@pytest.fixture
+def account(db):
+    return AccountFactory(slug="acme")
+
+
+@pytest.fixture
+def other_account(db):
+    return AccountFactory(slug="rival")
+
+
+@pytest.fixture
+def key(account) -> str:
+    """A plaintext `read` key for `account`."""
+    return api_key(account, ["read"])
+
+
+@pytest.fixture
+def auth(key) -> dict[str, str]:
+    """Headers for the test client: `client.get(url, headers=auth)`."""
+    return {"Authorization": f"Bearer {key}"}
+
+
+@pytest.fixture
+def test_output() -> Path:
+    """A folder under test-output/ for screenshots and other artefacts of a run."""
+    TEST_OUTPUT.mkdir(parents=True, exist_ok=True)
+    return TEST_OUTPUT
