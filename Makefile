@@ -1,0 +1,57 @@
+# Tidemark: `make run` starts the whole service on embedded defaults; `make test` runs the suite.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+# The tests run on real PostgreSQL and Redis (see README); these are the local defaults.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/tidemark
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: setup run test lint typecheck pytest openapi lock bench clean
+
+setup: $(STAMP)
+
+# Idempotent: rebuilt only when the lock file changes. Hash-checked, no download host named.
+$(STAMP): requirements-dev.lock
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Python 3.11+ is required (found: $$($(PYTHON) --version))"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock
+	touch $@
+
+run: setup
+	@mkdir -p var
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo --base-url http://127.0.0.1:8000
+	@echo "Starting web (http://127.0.0.1:8000), worker and beat. Ctrl-C stops all three."
+	WEBHOOK_ALLOW_LOOPBACK=true PATH="$(CURDIR)/$(BIN):$$PATH" \
+		$(BIN)/honcho start --port 8000 --procfile Procfile web worker beat
+
+test: setup lint typecheck pytest
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: setup
+	$(BIN)/mypy .
+
+pytest: setup
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" REDIS_URL="$${REDIS_URL:-$(TEST_REDIS_URL)}" \
+		$(BIN)/pytest
+
+# Regenerate the committed OpenAPI document after an intended API change.
+openapi: setup
+	$(BIN)/python manage.py spectacular --format openapi-json --file docs/openapi.json
+
+# Re-pin dependencies after editing pyproject.toml.
+lock: setup
+	$(BIN)/pip-compile --quiet --generate-hashes --no-emit-index-url --no-emit-find-links \
+		--strip-extras --allow-unsafe -o requirements.lock pyproject.toml
+	$(BIN)/pip-compile --quiet --generate-hashes --no-emit-index-url --no-emit-find-links \
+		--strip-extras --allow-unsafe --extra dev -o requirements-dev.lock pyproject.toml
+
+clean:
+	rm -rf $(VENV) var test-output .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,83 @@
+"""Settings come from the environment, and production refuses insecure defaults."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PRINT_SETTINGS = (
+    "import django; django.setup(); from django.conf import settings as s; "
+    "print(s.DATABASES['default']['ENGINE'], s.CACHES['default']['BACKEND'], "
+    "s.CELERY_BROKER_URL, s.STORAGES['default']['BACKEND'], s.DEBUG)"
+)
+
+
+def run_settings(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    return subprocess.run(
+        [sys.executable, "-c", PRINT_SETTINGS],
+        cwd=ROOT,
+        env={**keep, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_it_runs_on_embedded_defaults_with_no_environment() -> None:
+    result = run_settings({})
+    assert result.returncode == 0, result.stderr
+    engine, cache, broker, storage, debug = result.stdout.split()
+    assert engine == "django.db.backends.sqlite3"
+    assert cache == "django.core.cache.backends.locmem.LocMemCache"
+    assert broker == "filesystem://"
+    assert storage == "django.core.files.storage.FileSystemStorage"
+    assert debug == "True"
+
+
+def test_it_uses_postgres_and_redis_from_the_environment() -> None:
+    result = run_settings(
+        {"DATABASE_URL": "postgres://u@db.internal:5432/x", "REDIS_URL": "redis://cache:6379/1"}
+    )
+    assert result.returncode == 0, result.stderr
+    engine, cache, broker, _, _ = result.stdout.split()
+    assert engine == "django.db.backends.postgresql"
+    assert cache == "django_redis.cache.RedisCache"
+    assert broker == "redis://cache:6379/1"
+
+
+def test_it_refuses_to_start_without_secret_key_when_debug_is_off() -> None:
+    result = run_settings({"DEBUG": "false", "ALLOWED_HOSTS": "api.example.com"})
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_it_refuses_a_weak_secret_key_and_empty_hosts_in_production() -> None:
+    result = run_settings({"DEBUG": "false", "SECRET_KEY": "short"})
+    assert result.returncode != 0
+    assert "shorter than 40 characters" in result.stderr
+    assert "ALLOWED_HOSTS is empty" in result.stderr
+
+
+def test_it_refuses_loopback_webhooks_in_production() -> None:
+    result = run_settings(
+        {
+            "DEBUG": "false",
+            "SECRET_KEY": "x" * 50,
+            "ALLOWED_HOSTS": "api.example.com",
+            "WEBHOOK_ALLOW_LOOPBACK": "true",
+        }
+    )
+    assert result.returncode != 0
+    assert "WEBHOOK_ALLOW_LOOPBACK" in result.stderr
+
+
+def test_it_starts_with_secure_production_settings() -> None:
+    result = run_settings(
+        {"DEBUG": "false", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "api.example.com"}
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-1] == "False"
