@@ -1,27 +1,21 @@
 """Per-key fixed-window rate limit, kept behind DRF's throttle interface.
 
-After `allow_request` the request carries `request.ratelimit` (a `RateLimit`, or None when
-the limiter could not be reached and the request is served uncounted); the API's base view
-turns it into `X-RateLimit-*` headers.
+DRF checks throttles after authentication and permissions, so 401 and 403 are never
+counted (spec: Authentication, rule 8). After `allow_request` the request carries
+`request.ratelimit`: a `RateLimit`, or None when the limiter could not be reached and the
+request is served uncounted; the API's base view turns it into `X-RateLimit-*` headers.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts import ratelimit
+from accounts.ratelimit import RateLimit
 
-
-@dataclass(frozen=True, slots=True)
-class RateLimit:
-    limit: int
-    remaining: int
-    reset: int  # whole seconds, >= 1, until the window ends
-    allowed: bool
+__all__ = ["ApiKeyRateThrottle", "RateLimit"]
 
 
 class ApiKeyRateThrottle(BaseThrottle):
@@ -29,12 +23,17 @@ class ApiKeyRateThrottle(BaseThrottle):
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         key = request.auth
+        request.ratelimit = None  # type: ignore[attr-defined]
+        self._wait: int | None = None
         if key is None:
             return True
-        result = ratelimit.hit(key.pk, key.rate_limit)
+        # `request.auth` is the key row (or a lean stand-in with the same two attributes).
+        result = ratelimit.hit(key.pk, getattr(key, "rate_limit", None))
         request.ratelimit = result  # type: ignore[attr-defined]
-        self._wait = result.reset if result else None
-        return result is None or result.allowed
+        if result is None or result.allowed:
+            return True
+        self._wait = result.reset
+        return False
 
     def wait(self) -> float | None:
         return getattr(self, "_wait", None)
