@@ -1,0 +1,523 @@
+# ruff: noqa: S608  -- SQL is assembled only from constant fragments; values are parameters.
+"""Read-side queries for the `/v1` API and for webhook payloads.
+
+Every function here is scoped to one account and builds plain dicts straight from rows
+(raw SQL through Django's connection), in the exact wire shape of the spec: integer epoch
+ms, public ids, optional fields absent rather than null. Views only validate parameters,
+call one of these and paginate; the webhook payload reuses `feed_updates_by_ids`, which
+shares `_feed_update` with the feed so the two can never diverge.
+
+Keyset pages: each `*_page` function takes `after` (the sort key of the last row already
+served, or None) and `limit`, and returns up to `limit + 1` items as `(sort_key, dict)`
+pairs; the extra row is what makes `hasMore` exact. The SQL is portable between
+PostgreSQL and SQLite (row-value comparisons need SQLite >= 3.15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from django.db import connection
+
+from history import ids
+
+SortKey = tuple[int, int]
+PageItem = tuple[SortKey, dict[str, Any]]
+
+# Most severe first; a row without importance counts as material (DESIGN decision 2 and 4).
+_SEVERITY = {"critical": 3, "material": 2, "minor": 1}
+
+
+def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _json(value: Any) -> Any:
+    """JSON columns arrive as text from raw cursors (Django registers a text loader)."""
+    if value is None or not isinstance(value, str | bytes):
+        return value
+    return orjson.loads(value)
+
+
+def _placeholders(count: int) -> str:
+    return ", ".join(["%s"] * count)
+
+
+# --- Sources -----------------------------------------------------------------------------
+
+_SOURCE_COLUMNS = """
+    s.id, s.created_at, s.url, s.name, s.status, s.monitoring_frequency, s.last_fetch_time,
+    s.last_fetch_outcome, s.last_fetch_error_reason, s.last_fetch_error_time,
+    s.consecutive_fetch_failures, s.next_fetch_time, s.entry_kinds
+"""
+
+
+def _source(row: tuple[Any, ...]) -> dict[str, Any]:
+    (
+        pk,
+        created_at,
+        url,
+        name,
+        status,
+        frequency,
+        last_fetch_time,
+        outcome,
+        error_reason,
+        error_time,
+        failures,
+        next_fetch_time,
+        entry_kinds,
+    ) = row
+    item: dict[str, Any] = {"id": ids.encode(ids.SOURCE, pk), "createdAt": created_at, "url": url}
+    if name:
+        item["name"] = name
+    item["status"] = status
+    item["active"] = status == "active"
+    item["monitoringFrequency"] = frequency
+    if last_fetch_time is not None:
+        item["lastFetchTime"] = last_fetch_time
+    if outcome is not None:
+        item["lastFetchOutcome"] = outcome
+    if error_reason is not None:
+        item["lastFetchErrorReason"] = error_reason
+    if error_time is not None:
+        item["lastFetchErrorTime"] = error_time
+    if failures is not None:
+        item["consecutiveFetchFailures"] = failures
+    if next_fetch_time is not None:
+        item["nextFetchTime"] = next_fetch_time
+    kinds = _json(entry_kinds)
+    if kinds is not None:
+        item["entryKinds"] = kinds
+    return item
+
+
+def sources_page(account_id: int, after: SortKey | None, limit: int) -> list[PageItem]:
+    """Sources newest first: (created_at, id) descending, on index source_account_created."""
+    sql = f"SELECT {_SOURCE_COLUMNS} FROM history_source s WHERE s.account_id = %s"
+    params: list[Any] = [account_id]
+    if after is not None:
+        sql += " AND (s.created_at, s.id) < (%s, %s)"
+        params += after
+    sql += " ORDER BY s.created_at DESC, s.id DESC LIMIT %s"
+    params.append(limit + 1)
+    return [((row[1], row[0]), _source(row)) for row in _fetch(sql, params)]
+
+
+def source_exists(account_id: int, source_id: int) -> bool:
+    rows = _fetch(
+        "SELECT 1 FROM history_source WHERE id = %s AND account_id = %s", [source_id, account_id]
+    )
+    return bool(rows)
+
+
+# --- Entries -----------------------------------------------------------------------------
+
+_ENTRY_COLUMNS = """
+    e.id, e.created_at, e.title, e.url, e.kind, e.price, e.currency, e.identity_key, e.read,
+    e.update_type, e.update_time, e.image_url, e.attributes
+"""
+
+
+def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
+    (
+        pk,
+        created_at,
+        title,
+        url,
+        kind,
+        price,
+        currency,
+        identity_key,
+        read,
+        update_type,
+        update_time,
+        image_url,
+        attributes,
+    ) = row
+    item: dict[str, Any] = {
+        "id": ids.encode(ids.ENTRY, pk),
+        "createdAt": created_at,
+        "title": title,
+    }
+    if url is not None:
+        item["url"] = url
+    if kind is not None:
+        item["kind"] = kind
+    if price is not None:
+        item["price"] = price
+    if currency is not None:
+        item["currency"] = currency
+    if identity_key:
+        item["identityKey"] = identity_key
+    item["read"] = bool(read)
+    item["updateType"] = update_type
+    if update_time is not None:
+        item["updateTime"] = update_time
+    if image_url is not None:
+        item["imageUrl"] = image_url
+    attrs = _json(attributes)
+    if attrs:
+        item["attributes"] = attrs
+    return item
+
+
+def entries_page(
+    account_id: int, source_id: int, after: SortKey | None, limit: int
+) -> list[PageItem]:
+    """A source's entries, most recently updated first, stubs left out.
+
+    `is_stub = false` is spelled literally so PostgreSQL can use the partial index
+    entry_source_updated (source, update_time desc, id desc).
+    """
+    sql = (
+        f"SELECT {_ENTRY_COLUMNS} FROM history_entry e"
+        " WHERE e.source_id = %s AND e.account_id = %s AND e.is_stub = false"
+    )
+    params: list[Any] = [source_id, account_id]
+    if after is not None:
+        sql += " AND (e.update_time, e.id) < (%s, %s)"
+        params += after
+    sql += " ORDER BY e.update_time DESC, e.id DESC LIMIT %s"
+    params.append(limit + 1)
+    return [((row[10], row[0]), _entry(row)) for row in _fetch(sql, params)]
+
+
+def entry_exists(account_id: int, entry_id: int) -> bool:
+    rows = _fetch(
+        "SELECT 1 FROM history_entry WHERE id = %s AND account_id = %s AND is_stub = false",
+        [entry_id, account_id],
+    )
+    return bool(rows)
+
+
+# --- Updates -----------------------------------------------------------------------------
+
+# The Update columns shared by Update, FeedUpdate and CardUpdate, in this order.
+_UPDATE_COLUMNS = """
+    u.id, u.at, u.change_id, u.update_type, u.field, u.value_change, u.importance,
+    u.headline, u.description, u.start_block_id, u.end_block_id, u.block_id
+"""
+_UPDATE_WIDTH = 12
+
+
+def _update_body(item: dict[str, Any], row: Sequence[Any]) -> dict[str, Any]:
+    """Fill the optional Update fields (field .. blockId) from the shared columns."""
+    field, value_change, importance = row[4], row[5], row[6]
+    if field is not None:
+        item["field"] = field
+    vc = _json(value_change)
+    if vc is not None:
+        item["valueChange"] = vc
+    if importance is not None:
+        item["importance"] = importance
+    if row[7] is not None:
+        item["headline"] = row[7]
+    if row[8] is not None:
+        item["description"] = row[8]
+    if row[9] is not None:
+        item["startBlockId"] = row[9]
+    if row[10] is not None:
+        item["endBlockId"] = row[10]
+    if row[11] is not None:
+        item["blockId"] = row[11]
+    return item
+
+
+def _update(row: Sequence[Any]) -> dict[str, Any]:
+    """An Update as endpoint 4 serves it."""
+    item: dict[str, Any] = {
+        "id": ids.encode(ids.UPDATE, row[0]),
+        "at": row[1],
+        "changeId": ids.encode(ids.CHANGE, row[2]),
+        "updateType": row[3],
+    }
+    return _update_body(item, row)
+
+
+_FEED_SQL = f"""
+    SELECT {_UPDATE_COLUMNS}, u.entry_id, u.source_id, e.title, e.url, e.kind, s.url
+    FROM history_update u
+    JOIN history_entry e ON e.id = u.entry_id
+    JOIN history_source s ON s.id = u.source_id
+    WHERE u.account_id = %s
+"""
+
+
+def _feed_update(row: Sequence[Any]) -> dict[str, Any]:
+    """A FeedUpdate: an Update plus both parent-context forms (DESIGN decision 3)."""
+    entry_pk, source_pk, entry_title, entry_url, kind, source_url = row[_UPDATE_WIDTH:]
+    entry_id = ids.encode(ids.ENTRY, entry_pk)
+    source_id = ids.encode(ids.SOURCE, source_pk)
+    item: dict[str, Any] = {
+        "id": ids.encode(ids.UPDATE, row[0]),
+        "at": row[1],
+        "changeId": ids.encode(ids.CHANGE, row[2]),
+        "entryId": entry_id,
+        "sourceId": source_id,
+        "updateType": row[3],
+    }
+    _update_body(item, row)
+    item["entryTitle"] = entry_title
+    if entry_url is not None:
+        item["entryUrl"] = entry_url
+    if kind is not None:
+        item["kind"] = kind
+    entry: dict[str, Any] = {"id": entry_id, "title": entry_title}
+    if kind is not None:
+        entry["kind"] = kind
+    item["entry"] = entry
+    item["source"] = {"id": source_id, "url": source_url}
+    return item
+
+
+def feed_page(
+    account_id: int,
+    *,
+    since: int | None,
+    importance: str | None,
+    after: SortKey | None,
+    limit: int,
+) -> list[PageItem]:
+    """The cross-source feed, newest first, with parent context joined in one query.
+
+    With `importance` the filter runs on importance_level (NULL stored as material), which
+    leads index update_feed_importance; otherwise update_feed serves the order.
+    """
+    sql = _FEED_SQL
+    params: list[Any] = [account_id]
+    if importance is not None:
+        sql += " AND u.importance_level = %s"
+        params.append(importance)
+    if since is not None:
+        sql += " AND u.at >= %s"
+        params.append(since)
+    if after is not None:
+        sql += " AND (u.at, u.id) < (%s, %s)"
+        params += after
+    sql += " ORDER BY u.at DESC, u.id DESC LIMIT %s"
+    params.append(limit + 1)
+    return [((row[1], row[0]), _feed_update(row)) for row in _fetch(sql, params)]
+
+
+def feed_updates_by_ids(account_id: int, update_ids: list[int]) -> list[dict[str, Any]]:
+    """The given updates exactly as the feed serves them, in the order of `update_ids`.
+
+    Ids of another account, or unknown ids, are left out. The webhook outbox builds its
+    payload on this, inside the ingestion transaction.
+    """
+    if not update_ids:
+        return []
+    wanted = list(dict.fromkeys(update_ids))
+    by_id: dict[int, dict[str, Any]] = {}
+    # Chunked so a huge fetch never builds an IN list past a backend's parameter limit.
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        sql = _FEED_SQL + f" AND u.id IN ({_placeholders(len(chunk))})"
+        for row in _fetch(sql, [account_id, *chunk]):
+            by_id[row[0]] = _feed_update(row)
+    return [by_id[pk] for pk in update_ids if pk in by_id]
+
+
+def entry_updates_page(
+    account_id: int,
+    entry_id: int,
+    *,
+    field: str | None,
+    importance: str | None,
+    after: SortKey | None,
+    limit: int,
+) -> list[PageItem]:
+    """One entry's updates, newest first (indexes update_entry, _field, _importance)."""
+    sql = f"SELECT {_UPDATE_COLUMNS} FROM history_update u WHERE u.entry_id = %s"
+    sql += " AND u.account_id = %s"
+    params: list[Any] = [entry_id, account_id]
+    if field is not None:
+        sql += " AND u.field = %s"
+        params.append(field)
+    if importance is not None:
+        sql += " AND u.importance_level = %s"
+        params.append(importance)
+    if after is not None:
+        sql += " AND (u.at, u.id) < (%s, %s)"
+        params += after
+    sql += " ORDER BY u.at DESC, u.id DESC LIMIT %s"
+    params.append(limit + 1)
+    return [((row[1], row[0]), _update(row)) for row in _fetch(sql, params)]
+
+
+# --- Timeline cards ----------------------------------------------------------------------
+
+
+def _card_update(row: Sequence[Any]) -> dict[str, Any]:
+    """A CardUpdate: an Update without `at` and `changeId` (the card carries them)."""
+    item: dict[str, Any] = {"id": ids.encode(ids.UPDATE, row[0]), "updateType": row[3]}
+    return _update_body(item, row)
+
+
+def _fold_price(card: dict[str, Any], value_change: Any) -> bool:
+    """Fold a typed price update into the card's price fields; False if it is not numeric."""
+    if not isinstance(value_change, dict) or value_change.get("type") != "number":
+        return False
+    current = value_change.get("current")
+    previous = value_change.get("previous")
+    if current is not None:
+        card["currentPrice"] = current
+    if previous is not None:
+        card["previousPrice"] = previous
+    if current is not None and previous is not None:
+        card["priceDelta"] = current - previous
+    if value_change.get("unit") is not None:
+        card["currency"] = value_change["unit"]
+    return True
+
+
+_CARDS_SQL = f"""
+    WITH page AS (
+        SELECT DISTINCT u.at AS at, u.change_id AS change_id
+        FROM history_update u
+        WHERE u.entry_id = %s{{after}}
+        ORDER BY u.at DESC, u.change_id DESC
+        LIMIT %s
+    )
+    SELECT page.at, c.current_state_id, cs.id, c.previous_state_id, ps.id,
+           c.body_total_additions, c.body_total_deletions, c.meta_additions,
+           c.meta_deletions, c.blocks IS NOT NULL, {_UPDATE_COLUMNS}
+    FROM page
+    JOIN history_change c ON c.id = page.change_id
+    LEFT JOIN history_pagestate cs ON cs.id = c.current_state_id
+    LEFT JOIN history_pagestate ps ON ps.id = c.previous_state_id
+    JOIN history_update u ON u.entry_id = %s AND u.change_id = page.change_id
+    ORDER BY page.at DESC, page.change_id DESC, u.id ASC
+"""
+_CARD_WIDTH = 10
+
+
+@dataclass(slots=True)
+class Card:
+    """A timeline card under construction; `has_blocks` lets the view sign `blocksUrl`."""
+
+    change_id: int
+    data: dict[str, Any]
+    has_blocks: bool
+
+
+def cards_page(account_id: int, entry_id: int, after: SortKey | None, limit: int) -> list[Card]:
+    """Timeline cards of an entry, newest first, one per change; never split (DESIGN 4).
+
+    One query: a CTE picks the page of changes by keyset over (at, change_id) on index
+    update_entry_change, then the changes and all their updates for this entry are joined.
+    The caller has already checked that the entry belongs to `account_id`. Every update of
+    one fetch carries the fetch's `at` (ingestion stamps them together), so a change appears
+    once in the page.
+    """
+    after_sql = " AND (u.at, u.change_id) < (%s, %s)" if after is not None else ""
+    params: list[Any] = [entry_id, *(after or ()), limit + 1, entry_id]
+    rows = _fetch(_CARDS_SQL.replace("{after}", after_sql), params)
+    cards: list[Card] = []
+    current: Card | None = None
+    severity = 0  # most severe importance seen on the card; 0 = no row had one
+    any_without = False  # some row of the card has no importance
+    for row in rows:
+        change_pk = row[_CARD_WIDTH + 2]
+        if current is None or current.change_id != change_pk:
+            if current is not None:
+                _finish_card(current, severity, any_without)
+            (at, cur_fk, cur_pk, prev_fk, prev_pk, adds, dels, meta_adds, meta_dels, blocks) = row[
+                :_CARD_WIDTH
+            ]
+            current = Card(
+                change_id=change_pk,
+                has_blocks=bool(blocks),
+                data={
+                    "changeId": ids.encode(ids.CHANGE, change_pk),
+                    "at": at,
+                    "hasCurrentSnapshot": cur_fk is not None and cur_pk is not None,
+                    "hasPreviousSnapshot": prev_fk is not None and prev_pk is not None,
+                    "bodyTotalAdditions": adds,
+                    "bodyTotalDeletions": dels,
+                    "metaAdditions": meta_adds,
+                    "metaDeletions": meta_dels,
+                    "updates": [],
+                },
+            )
+            cards.append(current)
+            severity, any_without = 0, False
+        update_row = row[_CARD_WIDTH:]
+        importance = update_row[6]
+        if importance is not None:
+            severity = max(severity, _SEVERITY.get(importance, 2))
+        else:
+            any_without = True
+        if (
+            update_row[4] == "price"
+            and "currentPrice" not in current.data
+            and "previousPrice" not in current.data
+            and _fold_price(current.data, _json(update_row[5]))
+        ):
+            continue
+        current.data["updates"].append(_card_update(update_row))
+    if current is not None:
+        _finish_card(current, severity, any_without)
+    return cards
+
+
+def _finish_card(card: Card, severity: int, any_without: bool) -> None:
+    """Set the card importance: the most severe among its rows, the price row included.
+
+    A row without importance counts as material, yet the card has no importance only
+    where none of its rows has one (DESIGN 4); so a card mixing NULL and `minor` rows is
+    `material`.
+    """
+    if severity == 0:
+        return
+    if any_without:
+        severity = max(severity, _SEVERITY["material"])
+    card.data["importance"] = {3: "critical", 2: "material", 1: "minor"}[severity]
+
+
+# --- Snapshots ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Storage names of one page state's formats (None where nothing is stored)."""
+
+    markdown_name: str | None
+    html_name: str | None
+    screenshot_name: str | None
+
+
+def change_exists(account_id: int, change_id: int) -> bool:
+    rows = _fetch(
+        "SELECT 1 FROM history_change WHERE id = %s AND account_id = %s", [change_id, account_id]
+    )
+    return bool(rows)
+
+
+def change_snapshot(account_id: int, change_id: int, state: str) -> tuple[bool, Snapshot | None]:
+    """(change found, its state) for `state` 'current' or 'previous', scoped to the account."""
+    column = "current_state_id" if state == "current" else "previous_state_id"
+    rows = _fetch(
+        f"SELECT c.id, p.markdown_name, p.html_name, p.screenshot_name"
+        f" FROM history_change c LEFT JOIN history_pagestate p ON p.id = c.{column}"
+        " WHERE c.id = %s AND c.account_id = %s",
+        [change_id, account_id],
+    )
+    if not rows:
+        return False, None
+    _, markdown, html, screenshot = rows[0]
+    if markdown is None and html is None and screenshot is None:
+        return True, None
+    return True, Snapshot(markdown_name=markdown, html_name=html, screenshot_name=screenshot)
+
+
+def change_blocks(change_id: int) -> Any:
+    """The block-diff JSON of a change (served only through a signed URL), or None."""
+    rows = _fetch("SELECT blocks FROM history_change WHERE id = %s", [change_id])
+    return _json(rows[0][0]) if rows else None
