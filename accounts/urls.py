@@ -1,3 +1,27 @@
-from django.urls import URLPattern, URLResolver
+"""Sign-in pages (Django's auth views, our templates) and the connect-agent page."""
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from django.contrib.auth import views as auth_views
+from django.urls import URLPattern, URLResolver, path
+from django.views.generic import RedirectView
+
+from accounts import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    # The site root has nothing of its own: send people to their keys (or to sign in).
+    path("", RedirectView.as_view(url="/connect-agent", permanent=False), name="home"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", views.SignOutView.as_view(), name="logout"),
+    path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("connect-agent", views.connect_agent, name="connect_agent"),
+    path("connect-agent/keys", views.create_key, name="create_key"),
+    path("connect-agent/keys/<int:key_id>/revoke", views.revoke_key, name="revoke_key"),
+]

@@ -1,0 +1,110 @@
+"""Owner settings pages: the connect-agent page, where an owner mints and revokes API keys.
+
+Every view works on the Account owned by the signed-in user and nothing else; another
+account's key id answers 404. A new key's plaintext never travels in a URL: the create view
+stashes it in the session and the next GET of the list pops it, so it is shown exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.forms import KeyCreateForm
+from accounts.keys import mint_key
+from accounts.models import Account, ApiKey
+from accounts.revocation import revoke_keys
+
+SESSION_NEW_KEY = "connect_agent_new_key"
+
+
+def _account_for(request: HttpRequest) -> Account | None:
+    return Account.objects.filter(owner_id=request.user.pk).first()
+
+
+def _no_account(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/no_account.html", status=403)
+
+
+def _origin(request: HttpRequest) -> str:
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def _render_page(
+    request: HttpRequest, account: Account, form: KeyCreateForm, *, status: int = 200
+) -> HttpResponse:
+    new_key = request.session.pop(SESSION_NEW_KEY, None)
+    keys = ApiKey.objects.filter(account=account).order_by("-created_at", "-id")
+    context: dict[str, Any] = {
+        "account": account,
+        "keys": keys,
+        "form": form,
+        "new_key": new_key,
+        "origin": _origin(request),
+        "key_prefix": settings.API_KEY_PREFIX,
+    }
+    return render(request, "accounts/connect_agent.html", context, status=status)
+
+
+@require_GET
+@login_required
+@never_cache  # the page may carry a freshly minted secret: keep it out of every cache
+def connect_agent(request: HttpRequest) -> HttpResponse:
+    """List the account's keys, show a new key once, and offer the create form."""
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    return _render_page(request, account, KeyCreateForm())
+
+
+@require_POST
+@login_required
+@never_cache
+def create_key(request: HttpRequest) -> HttpResponse:
+    """Mint a key, stash its plaintext in the session, and redirect to the list (PRG)."""
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    form = KeyCreateForm(request.POST)
+    if not form.is_valid():
+        return _render_page(request, account, form, status=400)
+    row, plaintext = mint_key(
+        account=account, name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"]
+    )
+    request.session[SESSION_NEW_KEY] = {"id": row.pk, "name": row.name, "plaintext": plaintext}
+    return redirect("connect_agent")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def revoke_key(request: HttpRequest, key_id: int) -> HttpResponse:
+    """GET asks for confirmation; POST revokes and redirects to the list."""
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    key = get_object_or_404(ApiKey, pk=key_id, account=account)
+    if request.method == "POST":
+        if revoke_keys(ApiKey.objects.filter(pk=key.pk)):
+            messages.success(request, f"Key “{key.name or key.prefix}” was revoked.")
+        else:
+            messages.info(request, f"Key “{key.name or key.prefix}” was already revoked.")
+        return redirect("connect_agent")
+    return render(request, "accounts/revoke_confirm.html", {"key": key})
+
+
+class SignOutView(auth_views.LogoutView):
+    """Django's logout (POST only), plus a message on the sign-in page it redirects to."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        if isinstance(response, HttpResponseRedirect):
+            messages.info(request, "You are signed out.")
+        return response

@@ -1,0 +1,241 @@
+"""Staff admin for the change history (docs/admin.md).
+
+History is written only by ingestion, so changes, updates, page states, entries and feed
+clocks are read-only here. Sources can be paused and resumed.
+
+These tables hold millions of rows, so every list avoids a full COUNT(*): the full result
+count is off, and the paginator counts at most `CAP` rows of a filtered list and reads the
+planner's estimate (pg_class.reltuples) for an unfiltered one. Every foreign key shown in a
+list is fetched in the same query (`list_select_related`), and foreign keys on forms are
+raw-id widgets, never a <select> of every row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.paginator import Paginator
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+from django.utils.functional import cached_property
+
+from history.clock import ms_to_datetime
+from history.models import Change, Entry, FeedClock, Importance, PageState, Source, Update
+
+
+class EstimatedCountPaginator(Paginator):
+    """A paginator that never counts more than `CAP` rows."""
+
+    CAP = 10_000
+
+    @cached_property
+    def count(self) -> int:
+        rows = self.object_list
+        if not isinstance(rows, QuerySet):
+            return len(rows)
+        if not rows.query.where:
+            estimate = _estimated_rows(rows)
+            if estimate is not None and estimate >= self.CAP:
+                return estimate
+        # Counts a LIMITed subquery: bounded work however big the table is.
+        return rows[: self.CAP].count()
+
+
+def _estimated_rows(rows: QuerySet[Any]) -> int | None:
+    """The planner's row estimate for the queryset's table, on PostgreSQL."""
+    connection = connections[rows.db]
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass",
+            [rows.model._meta.db_table],
+        )
+        found = cursor.fetchone()
+    # reltuples is -1 (or 0) for a table never vacuumed or analysed: no estimate.
+    return int(found[0]) if found and found[0] > 0 else None
+
+
+def _ms(value: int | None) -> Any:
+    return ms_to_datetime(value) if value is not None else None
+
+
+class BigTableAdmin(admin.ModelAdmin):
+    paginator = EstimatedCountPaginator
+    show_full_result_count = False
+    list_per_page = 50
+
+
+class ReadOnlyAdmin(BigTableAdmin):
+    """History is written by ingestion only: staff may look, never edit."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+@admin.register(Source)
+class SourceAdmin(BigTableAdmin):
+    list_display = (
+        "__str__",
+        "public_id",
+        "account",
+        "status",
+        "monitoring_frequency",
+        "last_fetch",
+        "last_fetch_outcome",
+        "consecutive_fetch_failures",
+        "created",
+    )
+    list_select_related = ("account",)
+    list_filter = ("status", "last_fetch_outcome")
+    search_fields = ("url", "name", "account__slug")
+    raw_id_fields = ("account",)
+    readonly_fields = (
+        "public_id",
+        "created_at",
+        "last_fetch_time",
+        "last_fetch_outcome",
+        "last_fetch_error_reason",
+        "last_fetch_error_time",
+        "consecutive_fetch_failures",
+        "next_fetch_time",
+        "entry_kinds",
+    )
+    ordering = ("-id",)
+    actions = ("pause_sources", "resume_sources")
+
+    @admin.display(description="last fetch", ordering="last_fetch_time")
+    def last_fetch(self, obj: Source) -> Any:
+        return _ms(obj.last_fetch_time)
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, obj: Source) -> Any:
+        return _ms(obj.created_at)
+
+    @admin.action(description="Pause selected sources (status: disabled)", permissions=["change"])
+    def pause_sources(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
+        paused = queryset.filter(status=Source.Status.ACTIVE).update(status=Source.Status.DISABLED)
+        self.message_user(request, f"Paused {paused} source(s).", messages.SUCCESS)
+
+    @admin.action(description="Resume selected sources (status: active)", permissions=["change"])
+    def resume_sources(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
+        # Auto-paused sources resume too, with a fresh failure count; credit-paused ones
+        # wait for billing, which the admin does not override.
+        resumed = queryset.filter(
+            status__in=[Source.Status.DISABLED, Source.Status.AUTO_PAUSED]
+        ).update(status=Source.Status.ACTIVE, consecutive_fetch_failures=0)
+        self.message_user(request, f"Resumed {resumed} source(s).", messages.SUCCESS)
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = (
+        "__str__",
+        "public_id",
+        "source",
+        "account",
+        "kind",
+        "price",
+        "currency",
+        "update_type",
+        "updated",
+        "is_stub",
+    )
+    list_select_related = ("source", "account")
+    list_filter = ("update_type", "is_stub")
+    raw_id_fields = ("account", "source")
+    ordering = ("-id",)
+
+    @admin.display(description="update time", ordering="update_time")
+    def updated(self, obj: Entry) -> Any:
+        return _ms(obj.update_time)
+
+
+@admin.register(Change)
+class ChangeAdmin(ReadOnlyAdmin):
+    list_display = (
+        "public_id",
+        "time",
+        "source",
+        "account",
+        "outcome",
+        "body_total_additions",
+        "body_total_deletions",
+    )
+    list_select_related = ("source", "account")
+    list_filter = ("outcome",)
+    raw_id_fields = ("account", "source", "current_state", "previous_state")
+    ordering = ("-id",)
+
+    @admin.display(description="at", ordering="at")
+    def time(self, obj: Change) -> Any:
+        return _ms(obj.at)
+
+
+class ImportanceFilter(admin.SimpleListFilter):
+    """Filters as the API does: a row without importance counts as material (DESIGN 2)."""
+
+    title = "importance"
+    parameter_name = "importance"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [(value, str(label)) for value, label in Importance.choices]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        if value in Importance.values:
+            return queryset.filter(importance_level=value)
+        return queryset
+
+
+@admin.register(Update)
+class UpdateAdmin(ReadOnlyAdmin):
+    list_display = (
+        "public_id",
+        "time",
+        "entry",
+        "source",
+        "account",
+        "update_type",
+        "field",
+        "importance",
+        "value_change",
+    )
+    list_select_related = ("entry", "source", "account")
+    list_filter = (ImportanceFilter, "update_type")
+    raw_id_fields = ("account", "source", "entry", "change")
+    ordering = ("-id",)
+
+    @admin.display(description="at", ordering="at")
+    def time(self, obj: Update) -> Any:
+        return _ms(obj.at)
+
+
+@admin.register(PageState)
+class PageStateAdmin(ReadOnlyAdmin):
+    list_display = ("digest", "created", "markdown_name", "html_name", "screenshot_name")
+    search_fields = ("=digest",)
+    ordering = ("-id",)
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, obj: PageState) -> Any:
+        return _ms(obj.created_at)
+
+
+@admin.register(FeedClock)
+class FeedClockAdmin(ReadOnlyAdmin):
+    list_display = ("account", "last", "last_at")
+    list_select_related = ("account",)
+    raw_id_fields = ("account",)
+
+    @admin.display(description="last at", ordering="last_at")
+    def last(self, obj: FeedClock) -> Any:
+        return _ms(obj.last_at)
