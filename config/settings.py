@@ -196,6 +196,9 @@ SNAPSHOT_RETENTION_DAYS: int = env.int("SNAPSHOT_RETENTION_DAYS", default=90)
 # --- Ingestion ---------------------------------------------------------------------------
 
 AUTOPAUSE_AFTER_FAILURES: int = env.int("AUTOPAUSE_AFTER_FAILURES", default=5)
+# Importance rule set overrides (a JSON object merged over history.importance.DEFAULT_RULES;
+# see docs/ingest.md), e.g. IMPORTANCE_RULES='{"title": "material"}'.
+IMPORTANCE_RULES: dict[str, object] = env.json("IMPORTANCE_RULES", default={})
 
 # --- Webhooks ----------------------------------------------------------------------------
 

@@ -1,0 +1,826 @@
+"""The ingestion engine: what a watcher saw at one fetch, turned into history.
+
+Two steps, kept apart so that a whole file can be validated before anything is written:
+
+- `parse_fetch(obj)` checks one fetch document (one NDJSON line, docs/ingest.md) and returns
+  a `FetchDocument`, or raises `IngestError` naming the field path.
+- `ingest_fetch(doc, account=...)` writes it in ONE transaction, all or nothing: the
+  per-account feed clock is locked and stamps `at` (DESIGN "Polling without loss"), the
+  source is created or updated, one Change row is written, entries are reconciled in
+  memory against the source's stored entries, and typed Update rows are bulk-inserted.
+  `history.signals.updates_recorded` is sent inside the transaction.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+
+from accounts.models import Account
+from history import importance as importance_rules
+from history import pagestate
+from history.clock import now_ms
+from history.models import Change, Entry, FeedClock, Importance, Source, Update, UpdateType
+from history.signals import updates_recorded
+
+OUTCOMES = ("ok", "failed", "broken")
+ATTRIBUTE_KINDS = {"n": "number", "s": "string", "b": "boolean"}
+# `title` and `price` are Update.field values of their own; an attribute may not shadow them.
+RESERVED_ATTRIBUTE_NAMES = frozenset({"title", "price"})
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+_TOP_KEYS = frozenset(
+    {
+        "account",
+        "source",
+        "at",
+        "outcome",
+        "errorReason",
+        "entryKinds",
+        "entries",
+        "snapshot",
+        "diff",
+        "blocks",
+        "narrations",
+    }
+)
+_SOURCE_KEYS = frozenset({"url", "name", "monitoringFrequency"})
+_ENTRY_KEYS = frozenset(
+    {
+        "identityKey",
+        "title",
+        "url",
+        "kind",
+        "price",
+        "currency",
+        "imageUrl",
+        "attributes",
+        "stub",
+    }
+)
+_KIND_KEYS = frozenset({"name", "hasPrice"})
+_SNAPSHOT_KEYS = frozenset({"markdown", "html", "screenshot"})
+_DIFF_KEYS = {
+    "bodyTotalAdditions": "body_total_additions",
+    "bodyTotalDeletions": "body_total_deletions",
+    "metaAdditions": "meta_additions",
+    "metaDeletions": "meta_deletions",
+}
+_NARRATION_KEYS = frozenset(
+    {
+        "identityKey",
+        "headline",
+        "description",
+        "importance",
+        "startBlockId",
+        "endBlockId",
+        "blockId",
+    }
+)
+# Fields of Entry that reconciliation may rewrite (bulk_update's list).
+_ENTRY_WRITE_FIELDS = [
+    "title",
+    "url",
+    "kind",
+    "price",
+    "currency",
+    "image_url",
+    "attributes",
+    "is_stub",
+    "read",
+    "update_type",
+    "update_time",
+]
+_BATCH = 2000
+
+
+class IngestError(ValueError):
+    """A fetch document that cannot be ingested; `path` names the field (e.g. entries[3].title)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
+# --- The parsed document -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EntryDoc:
+    key: str  # the reconciliation key: identityKey, else url, else title
+    title: str
+    url: str | None = None
+    kind: str | None = None
+    price: float | int | None = None
+    currency: str | None = None
+    image_url: str | None = None
+    attributes: dict[str, dict[str, Any]] = field(default_factory=dict)  # wire form
+    stub: bool = False
+
+
+@dataclass(frozen=True)
+class NarrationDoc:
+    key: str
+    headline: str
+    description: str | None = None
+    importance: str | None = None
+    start_block_id: str | None = None
+    end_block_id: str | None = None
+    block_id: str | None = None
+
+
+@dataclass(frozen=True)
+class FetchDocument:
+    account: str
+    source_url: str
+    source_name: str | None = None
+    monitoring_frequency: int | None = None
+    at: int | None = None  # explicit (backfill) time; None = stamped by the feed clock
+    outcome: str = "ok"
+    error_reason: str | None = None
+    entry_kinds: list[dict[str, Any]] | None = None
+    entries: list[EntryDoc] | None = None
+    snapshot: pagestate.Capture | None = None
+    diff: pagestate.DiffCounts | None = None
+    blocks: Any = None
+    narrations: list[NarrationDoc] = field(default_factory=list)
+
+
+@dataclass
+class IngestResult:
+    account_id: int
+    source_id: int
+    change_id: int
+    at: int
+    outcome: str
+    source_created: bool = False
+    entries_new: int = 0
+    entries_modified: int = 0
+    entries_removed: int = 0
+    update_ids: list[int] = field(default_factory=list)
+
+    @property
+    def updates(self) -> int:
+        return len(self.update_ids)
+
+
+# --- Parsing and validation --------------------------------------------------------------
+
+
+def _is_number(value: Any) -> bool:
+    # bool is an int in Python, never a number on the wire.
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and not (isinstance(value, float) and not math.isfinite(value))
+    )
+
+
+def _object(value: Any, path: str, allowed: frozenset[str] | None = None) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise IngestError(path, "must be an object")
+    if allowed is not None:
+        for name in value:
+            if name not in allowed:
+                raise IngestError(f"{path}.{name}" if path else name, "unknown field")
+    return value
+
+
+def _string(
+    obj: Mapping[str, Any],
+    name: str,
+    path: str,
+    *,
+    required: bool = False,
+    max_length: int | None = None,
+    non_empty: bool = False,
+) -> str | None:
+    where = f"{path}.{name}" if path else name
+    if name not in obj or obj[name] is None:
+        if required:
+            raise IngestError(where, "is required")
+        return None
+    value = obj[name]
+    if not isinstance(value, str):
+        raise IngestError(where, "must be a string")
+    if (non_empty or required) and not value.strip():
+        raise IngestError(where, "must not be empty")
+    if max_length is not None and len(value) > max_length:
+        raise IngestError(where, f"must be at most {max_length} characters")
+    return value
+
+
+def _url(obj: Mapping[str, Any], name: str, path: str, *, required: bool = False) -> str | None:
+    value = _string(obj, name, path, required=required, max_length=2048)
+    if value is not None and not value.startswith(("http://", "https://")):
+        raise IngestError(f"{path}.{name}" if path else name, "must be an http(s) URL")
+    return value
+
+
+def _count(obj: Mapping[str, Any], name: str, path: str) -> int:
+    value = obj.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise IngestError(f"{path}.{name}", "must be a non-negative integer")
+    return value
+
+
+def _attributes(value: Any, path: str) -> dict[str, dict[str, Any]]:
+    attrs = _object(value, path)
+    parsed: dict[str, dict[str, Any]] = {}
+    for name, attr in attrs.items():
+        where = f"{path}.{name}"
+        if not name.strip() or len(name) > 200:
+            raise IngestError(where, "attribute names must be 1 to 200 characters")
+        if name in RESERVED_ATTRIBUTE_NAMES:
+            raise IngestError(where, f"'{name}' is a field of its own, not an attribute name")
+        attr = _object(attr, where, frozenset({"n", "s", "b", "unit"}))
+        present = [k for k in ("n", "s", "b") if k in attr and attr[k] is not None]
+        if len(present) != 1:
+            raise IngestError(where, "exactly one of n, s, b is required")
+        kind = present[0]
+        item = attr[kind]
+        if kind == "n" and not _is_number(item):
+            raise IngestError(f"{where}.n", "must be a number")
+        if kind == "s" and not isinstance(item, str):
+            raise IngestError(f"{where}.s", "must be a string")
+        if kind == "b" and not isinstance(item, bool):
+            raise IngestError(f"{where}.b", "must be a boolean")
+        clean: dict[str, Any] = {kind: item}
+        unit = _string(attr, "unit", where, max_length=32)
+        if unit is not None:
+            clean["unit"] = unit
+        parsed[name] = clean
+    return parsed
+
+
+def _entry(value: Any, path: str) -> EntryDoc:
+    obj = _object(value, path, _ENTRY_KEYS)
+    title = _string(obj, "title", path, required=True)
+    assert title is not None
+    identity = _string(obj, "identityKey", path, max_length=512, non_empty=True)
+    url = _url(obj, "url", path)
+    price = obj.get("price")
+    if price is not None and not _is_number(price):
+        raise IngestError(f"{path}.price", "must be a number")
+    stub = obj.get("stub", False)
+    if not isinstance(stub, bool):
+        raise IngestError(f"{path}.stub", "must be a boolean")
+    key = identity or url or title
+    if len(key) > 512:
+        raise IngestError(
+            f"{path}.title", "is the identity key here and must be at most 512 characters"
+        )
+    return EntryDoc(
+        key=key,
+        title=title,
+        url=url,
+        kind=_string(obj, "kind", path, max_length=100),
+        price=price,
+        currency=_string(obj, "currency", path, max_length=16),
+        image_url=_url(obj, "imageUrl", path),
+        attributes=_attributes(obj["attributes"], f"{path}.attributes")
+        if obj.get("attributes") is not None
+        else {},
+        stub=stub,
+    )
+
+
+def _key_field(entry: Mapping[str, Any]) -> str:
+    if isinstance(entry.get("identityKey"), str):
+        return "identityKey"
+    return "url" if isinstance(entry.get("url"), str) else "title"
+
+
+def _snapshot(value: Any) -> pagestate.Capture:
+    obj = _object(value, "snapshot", _SNAPSHOT_KEYS)
+    markdown = _string(obj, "markdown", "snapshot")
+    html = _string(obj, "html", "snapshot")
+    encoded = _string(obj, "screenshot", "snapshot")
+    screenshot = None
+    if encoded is not None:
+        try:
+            screenshot = base64.b64decode(encoded, validate=True)
+        except (binascii.Error, ValueError):
+            raise IngestError("snapshot.screenshot", "must be base64") from None
+        if not screenshot.startswith(PNG_MAGIC):
+            raise IngestError("snapshot.screenshot", "must be a base64 PNG image")
+    return pagestate.Capture(
+        markdown=markdown.encode() if markdown is not None else None,
+        html=html.encode() if html is not None else None,
+        screenshot=screenshot,
+    )
+
+
+def _narration(value: Any, path: str) -> NarrationDoc:
+    obj = _object(value, path, _NARRATION_KEYS)
+    key = _string(obj, "identityKey", path, required=True, max_length=512)
+    headline = _string(obj, "headline", path, required=True)
+    level = _string(obj, "importance", path)
+    if level is not None and level not in Importance.values:
+        raise IngestError(f"{path}.importance", "must be one of critical, material, minor")
+    assert key is not None
+    assert headline is not None
+    return NarrationDoc(
+        key=key,
+        headline=headline,
+        description=_string(obj, "description", path),
+        importance=level,
+        start_block_id=_string(obj, "startBlockId", path, max_length=200),
+        end_block_id=_string(obj, "endBlockId", path, max_length=200),
+        block_id=_string(obj, "blockId", path, max_length=200),
+    )
+
+
+def parse_fetch(obj: Any) -> FetchDocument:
+    """Validate one fetch document (a decoded NDJSON line). Raises IngestError."""
+    top = _object(obj, "", _TOP_KEYS)
+    account = _string(top, "account", "", required=True, max_length=64)
+    src = _object(top.get("source"), "source", _SOURCE_KEYS) if "source" in top else None
+    if src is None:
+        raise IngestError("source", "is required")
+    source_url = _url(src, "url", "source", required=True)
+    frequency = src.get("monitoringFrequency")
+    if frequency is not None and (
+        not isinstance(frequency, int) or isinstance(frequency, bool) or frequency < 1
+    ):
+        raise IngestError("source.monitoringFrequency", "must be a positive integer (minutes)")
+
+    at = top.get("at")
+    if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at < 0):
+        raise IngestError("at", "must be a non-negative integer (epoch milliseconds)")
+
+    outcome = top.get("outcome", "ok")
+    if outcome is None:
+        outcome = "ok"
+    if outcome not in OUTCOMES:
+        raise IngestError("outcome", "must be one of ok, failed, broken")
+    error_reason = _string(top, "errorReason", "")
+    if error_reason is not None and outcome == "ok":
+        raise IngestError("errorReason", "only allowed when outcome is failed or broken")
+
+    entry_kinds = None
+    if top.get("entryKinds") is not None:
+        if not isinstance(top["entryKinds"], list):
+            raise IngestError("entryKinds", "must be an array")
+        entry_kinds = []
+        seen_kinds: set[str] = set()
+        for i, kind in enumerate(top["entryKinds"]):
+            where = f"entryKinds[{i}]"
+            kind = _object(kind, where, _KIND_KEYS)
+            name = _string(kind, "name", where, required=True, max_length=100)
+            if not isinstance(kind.get("hasPrice"), bool):
+                raise IngestError(f"{where}.hasPrice", "must be a boolean")
+            if name in seen_kinds:
+                raise IngestError(f"{where}.name", f"duplicate kind '{name}'")
+            seen_kinds.add(name)  # type: ignore[arg-type]
+            entry_kinds.append({"name": name, "hasPrice": kind["hasPrice"]})
+
+    entries: list[EntryDoc] | None = None
+    raw_entries = top.get("entries")
+    if outcome == "ok":
+        if not isinstance(raw_entries, list):
+            raise IngestError("entries", "is required (an array) when outcome is ok")
+        entries = []
+        seen: dict[str, int] = {}
+        for i, raw in enumerate(raw_entries):
+            entry = _entry(raw, f"entries[{i}]")
+            if entry.key in seen:
+                raise IngestError(
+                    f"entries[{i}].{_key_field(raw)}",
+                    f"duplicate identity key '{entry.key}' (also entries[{seen[entry.key]}])",
+                )
+            seen[entry.key] = i
+            entries.append(entry)
+    elif raw_entries is not None:
+        raise IngestError("entries", "only allowed when outcome is ok")
+
+    narrations: list[NarrationDoc] = []
+    if top.get("narrations") is not None:
+        if outcome != "ok":
+            raise IngestError("narrations", "only allowed when outcome is ok")
+        if not isinstance(top["narrations"], list):
+            raise IngestError("narrations", "must be an array")
+        by_key = {e.key: e for e in entries or []}
+        for i, raw in enumerate(top["narrations"]):
+            narration = _narration(raw, f"narrations[{i}]")
+            target = by_key.get(narration.key)
+            if target is None:
+                raise IngestError(
+                    f"narrations[{i}].identityKey", f"no entry '{narration.key}' in this fetch"
+                )
+            if target.stub:
+                raise IngestError(f"narrations[{i}].identityKey", "refers to a stub entry")
+            narrations.append(narration)
+
+    snapshot = _snapshot(top["snapshot"]) if top.get("snapshot") is not None else None
+    diff = None
+    if top.get("diff") is not None:
+        raw_diff = _object(top["diff"], "diff", frozenset(_DIFF_KEYS))
+        diff = pagestate.DiffCounts(
+            **{attr: _count(raw_diff, name, "diff") for name, attr in _DIFF_KEYS.items()}
+        )
+
+    assert account is not None
+    assert source_url is not None
+    return FetchDocument(
+        account=account,
+        source_url=source_url,
+        source_name=_string(src, "name", "source", max_length=200),
+        monitoring_frequency=frequency,
+        at=at,
+        outcome=outcome,
+        error_reason=error_reason,
+        entry_kinds=entry_kinds,
+        entries=entries,
+        snapshot=snapshot if snapshot is not None and not snapshot.is_empty() else None,
+        diff=diff,
+        blocks=top.get("blocks"),
+        narrations=narrations,
+    )
+
+
+# --- Writing -----------------------------------------------------------------------------
+
+
+def _stamp_at(account: Account, explicit: int | None) -> int:
+    """Lock the account's feed clock for this transaction and return the fetch's `at`.
+
+    The row lock serialises writers of one account until commit, and `at` is read after it
+    is taken, so rows become visible in `at` order and a poller passing the newest `at` as
+    `since` misses nothing. An explicit (backfill) `at` takes the lock but leaves the clock.
+    """
+    FeedClock.objects.bulk_create([FeedClock(account=account)], ignore_conflicts=True)
+    table = connection.ops.quote_name(FeedClock._meta.db_table)
+    with connection.cursor() as cursor:
+        if explicit is not None:
+            cursor.execute(
+                f"UPDATE {table} SET last_at = last_at WHERE account_id = %s",  # noqa: S608
+                [account.pk],
+            )
+            return explicit
+        if connection.vendor == "postgresql":
+            # The database clock: one clock for every writer, read after the lock is held.
+            cursor.execute(
+                f"UPDATE {table} SET last_at = GREATEST("  # noqa: S608
+                "(extract(epoch from clock_timestamp()) * 1000)::bigint, last_at) "
+                "WHERE account_id = %s RETURNING last_at",
+                [account.pk],
+            )
+            row = cursor.fetchone()
+        else:
+            # SQLite (the embedded default) has one writer at a time, so the write lock taken
+            # by this UPDATE already serialises ingestion; the process clock is good enough.
+            cursor.execute(
+                f"UPDATE {table} SET last_at = MAX(%s, last_at) WHERE account_id = %s",  # noqa: S608
+                [now_ms(), account.pk],
+            )
+            cursor.execute(
+                f"SELECT last_at FROM {table} WHERE account_id = %s",  # noqa: S608
+                [account.pk],
+            )
+            row = cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _apply_fetch_outcome(source: Source, doc: FetchDocument, at: int) -> None:
+    source.last_fetch_time = at
+    source.last_fetch_outcome = doc.outcome
+    if doc.outcome == "ok":
+        source.consecutive_fetch_failures = 0
+        # A page that answers again resumes on its own; the owner's `disabled` and the
+        # billing `creditPaused` are not ours to lift.
+        if source.status == Source.Status.AUTO_PAUSED:
+            source.status = Source.Status.ACTIVE
+    else:
+        source.consecutive_fetch_failures += 1
+        source.last_fetch_error_reason = doc.error_reason
+        source.last_fetch_error_time = at
+        if (
+            source.status == Source.Status.ACTIVE
+            and source.consecutive_fetch_failures >= settings.AUTOPAUSE_AFTER_FAILURES
+        ):
+            source.status = Source.Status.AUTO_PAUSED
+    if source.status == Source.Status.ACTIVE:
+        source.next_fetch_time = at + source.monitoring_frequency * 60_000
+    else:
+        source.next_fetch_time = None
+
+
+def _number_change(previous: Any, current: Any, unit: str | None) -> dict[str, Any]:
+    change: dict[str, Any] = {"type": "number"}
+    if previous is not None:
+        change["previous"] = previous
+    change["current"] = current
+    if unit is not None:
+        change["unit"] = unit
+    return change
+
+
+def _attribute_change(
+    old: Mapping[str, Any] | None, new: Mapping[str, Any]
+) -> tuple[dict[str, Any], bool]:
+    """The value change from one tracked attribute to another, and whether the type moved."""
+    kind_key = next(k for k in ("n", "s", "b") if k in new)
+    kind = ATTRIBUTE_KINDS[kind_key]
+    old_key = next((k for k in ("n", "s", "b") if old and k in old), None)
+    type_changed = old_key is not None and old_key != kind_key
+    change: dict[str, Any] = {"type": kind}
+    # A value that changed type is recorded in its new type, without `previous`: the old
+    # value is not a value of that type.
+    if old is not None and not type_changed:
+        change["previous"] = old[kind_key]
+    change["current"] = new[kind_key]
+    if kind == "number" and new.get("unit") is not None:
+        change["unit"] = new["unit"]
+    return change, type_changed
+
+
+@dataclass
+class _Pending:
+    """An Update to write once its entry has a primary key."""
+
+    entry: Entry
+    update_type: str
+    importance: str | None
+    field: str | None = None
+    value_change: dict[str, Any] | None = None
+    narration: NarrationDoc | None = None
+
+
+def _reconcile(
+    source: Source,
+    entries: list[EntryDoc],
+    at: int,
+    rules: importance_rules.RuleSet,
+    result: IngestResult,
+) -> tuple[list[Entry], dict[str, Entry], list[_Pending], dict[str, Entry], set[str]]:
+    """Compare the fetch with the stored entries in memory, with no per-entry query.
+
+    Returns the entries to create, the stored entries to rewrite (by key), the updates to
+    record, every entry of the fetch by key, and the keys of entries given an update.
+    """
+    stored = {e.identity_key: e for e in Entry.objects.filter(source=source)}
+    to_create: list[Entry] = []
+    to_update: dict[str, Entry] = {}
+    pending: list[_Pending] = []
+    seen: dict[str, Entry] = {}
+    touched: set[str] = set()
+
+    for doc in entries:
+        entry = stored.get(doc.key)
+        if entry is None:
+            entry = Entry(
+                account_id=source.account_id,
+                source=source,
+                identity_key=doc.key,
+                title=doc.title,
+                url=doc.url,
+                kind=doc.kind,
+                price=doc.price,
+                currency=doc.currency,
+                image_url=doc.image_url,
+                attributes=doc.attributes,
+                is_stub=doc.stub,
+                read=False,
+                update_type=UpdateType.NEW,
+                update_time=at,
+                created_at=at,
+            )
+            to_create.append(entry)
+            seen[doc.key] = entry
+            if not doc.stub:
+                pending.append(_Pending(entry, UpdateType.NEW, rules.for_new()))
+                result.entries_new += 1
+                touched.add(doc.key)
+            continue
+
+        seen[doc.key] = entry
+        was_visible = not entry.is_stub and entry.update_type != UpdateType.REMOVED
+        # Once an entry has been public it never goes back to being an onboarding stub.
+        is_stub = entry.is_stub and doc.stub
+        changes: list[_Pending] = []
+        if was_visible and not is_stub:
+            if doc.title != entry.title:
+                change = {"type": "string", "previous": entry.title, "current": doc.title}
+                changes.append(
+                    _Pending(
+                        entry,
+                        UpdateType.MODIFIED,
+                        rules.for_value_change("title", change),
+                        "title",
+                        change,
+                    )
+                )
+            # A price that disappears records nothing: a value change needs a `current`.
+            if doc.price is not None and (
+                doc.price != entry.price
+                or (entry.price is not None and doc.currency != entry.currency)
+            ):
+                change = _number_change(entry.price, doc.price, doc.currency)
+                changes.append(
+                    _Pending(
+                        entry,
+                        UpdateType.MODIFIED,
+                        rules.for_value_change("price", change),
+                        "price",
+                        change,
+                    )
+                )
+            old_attrs = entry.attributes or {}
+            for name, new in doc.attributes.items():
+                old = old_attrs.get(name)
+                if old == new:
+                    continue
+                change, type_changed = _attribute_change(old, new)
+                changes.append(
+                    _Pending(
+                        entry,
+                        UpdateType.MODIFIED,
+                        rules.for_value_change(name, change, type_changed=type_changed),
+                        name,
+                        change,
+                    )
+                )
+            # Attributes that disappear record nothing, as a disappearing price.
+
+        dirty = (
+            entry.title != doc.title
+            or entry.url != doc.url
+            or entry.kind != doc.kind
+            or entry.price != doc.price
+            or entry.currency != doc.currency
+            or entry.image_url != doc.image_url
+            or (entry.attributes or {}) != doc.attributes
+            or entry.is_stub != is_stub
+        )
+        entry.title, entry.url, entry.kind = doc.title, doc.url, doc.kind
+        entry.price, entry.currency, entry.image_url = doc.price, doc.currency, doc.image_url
+        entry.attributes, entry.is_stub = doc.attributes, is_stub
+
+        if not was_visible and (not is_stub or entry.update_type == UpdateType.REMOVED):
+            # Reappeared after removal, or an onboarding stub that became public: new again.
+            entry.update_type, entry.update_time, entry.read = UpdateType.NEW, at, False
+            dirty = True
+            if not is_stub:
+                pending.append(_Pending(entry, UpdateType.NEW, rules.for_new()))
+                result.entries_new += 1
+                touched.add(doc.key)
+        elif changes:
+            entry.update_type, entry.update_time, entry.read = UpdateType.MODIFIED, at, False
+            dirty = True
+            pending.extend(changes)
+            result.entries_modified += 1
+            touched.add(doc.key)
+        if dirty:
+            to_update[doc.key] = entry
+
+    for key, entry in stored.items():
+        if key in seen or entry.update_type == UpdateType.REMOVED:
+            continue
+        entry.update_type, entry.update_time, entry.read = UpdateType.REMOVED, at, False
+        to_update[key] = entry
+        if not entry.is_stub:
+            pending.append(_Pending(entry, UpdateType.REMOVED, rules.for_removed()))
+            result.entries_removed += 1
+    return to_create, to_update, pending, seen, touched
+
+
+@transaction.atomic
+def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> IngestResult:
+    """Write one fetch, all or nothing. Raises IngestError for an unknown account."""
+    if account is None:
+        account = Account.objects.filter(slug=doc.account).first()
+        if account is None:
+            raise IngestError("account", f"no account '{doc.account}'")
+    elif doc.account and doc.account != account.slug:
+        raise IngestError("account", f"'{doc.account}' is not the account '{account.slug}'")
+
+    at = _stamp_at(account, doc.at)
+    rules = importance_rules.current_rules()
+
+    source = Source.objects.select_for_update().filter(account=account, url=doc.source_url).first()
+    created = source is None
+    if source is None:
+        source = Source(
+            account=account,
+            url=doc.source_url,
+            name=doc.source_name or "",
+            monitoring_frequency=doc.monitoring_frequency or 60,
+            created_at=at,
+        )
+    else:
+        if doc.source_name is not None:
+            source.name = doc.source_name
+        if doc.monitoring_frequency is not None:
+            source.monitoring_frequency = doc.monitoring_frequency
+    if doc.entry_kinds is not None:
+        source.entry_kinds = doc.entry_kinds
+    _apply_fetch_outcome(source, doc, at)
+    source.save()
+
+    # The state this fetch captured, and the one of the latest ok fetch before it.
+    previous_state = None
+    if not created:
+        previous = (
+            Change.objects.filter(source=source, outcome="ok", current_state__isnull=False)
+            .select_related("current_state")
+            .order_by("-at", "-id")
+            .first()
+        )
+        previous_state = previous.current_state if previous else None
+    current_state = pagestate.store_state(doc.snapshot, now=at) if doc.snapshot else None
+    counts = doc.diff
+    if counts is None and doc.snapshot is not None and doc.snapshot.markdown is not None:
+        added, deleted = pagestate.line_diff_counts(
+            pagestate.previous_markdown(previous_state), doc.snapshot.markdown.decode()
+        )
+        counts = pagestate.DiffCounts(body_total_additions=added, body_total_deletions=deleted)
+    counts = counts or pagestate.DiffCounts()
+
+    change = Change.objects.create(
+        account=account,
+        source=source,
+        at=at,
+        outcome=doc.outcome,
+        error_reason=doc.error_reason,
+        current_state=current_state,
+        previous_state=previous_state,
+        body_total_additions=counts.body_total_additions,
+        body_total_deletions=counts.body_total_deletions,
+        meta_additions=counts.meta_additions,
+        meta_deletions=counts.meta_deletions,
+        blocks=doc.blocks,
+    )
+    result = IngestResult(
+        account_id=account.pk,
+        source_id=source.pk,
+        change_id=change.pk,
+        at=at,
+        outcome=doc.outcome,
+        source_created=created,
+    )
+    if doc.outcome != "ok" or doc.entries is None:
+        return result  # failed and broken fetches change no entry
+
+    to_create, to_update, pending, seen, touched = _reconcile(
+        source, doc.entries, at, rules, result
+    )
+
+    for narration in doc.narrations:
+        entry = seen[narration.key]
+        if narration.key not in touched:
+            # A body narration is a change to its entry, like a moved field.
+            touched.add(narration.key)
+            result.entries_modified += 1
+            entry.update_type, entry.update_time, entry.read = UpdateType.MODIFIED, at, False
+            to_update.setdefault(narration.key, entry)
+        pending.append(
+            _Pending(entry, UpdateType.MODIFIED, narration.importance, narration=narration)
+        )
+
+    Entry.objects.bulk_create(to_create, batch_size=_BATCH)
+    if to_update:
+        Entry.objects.bulk_update(list(to_update.values()), _ENTRY_WRITE_FIELDS, batch_size=_BATCH)
+
+    rows = []
+    for item in pending:
+        told = item.narration
+        rows.append(
+            Update(
+                account_id=account.pk,
+                source_id=source.pk,
+                entry_id=item.entry.pk,
+                change_id=change.pk,
+                at=at,
+                update_type=item.update_type,
+                field=item.field,
+                value_change=item.value_change,
+                importance=item.importance,
+                importance_level=item.importance or Importance.MATERIAL,
+                headline=told.headline if told else None,
+                description=told.description if told else None,
+                start_block_id=told.start_block_id if told else None,
+                end_block_id=told.end_block_id if told else None,
+                block_id=told.block_id if told else None,
+            )
+        )
+    created_rows = Update.objects.bulk_create(rows, batch_size=_BATCH)
+    result.update_ids = [row.pk for row in created_rows]
+    if result.update_ids:
+        # Receivers (webhooks' outbox) write in this same transaction.
+        updates_recorded.send(sender=Update, account_id=account.pk, update_ids=result.update_ids)
+    return result
+
+
+def ingest(obj: Any, *, account: Account | None = None) -> IngestResult:
+    """Parse and write one fetch document (a dict as decoded from JSON)."""
+    return ingest_fetch(parse_fetch(obj), account=account)

@@ -1,0 +1,119 @@
+"""Captured page content, content-addressed and shared across accounts.
+
+Each format's bytes are stored once in the default storage under `blobs/<sha[:2]>/<sha>`
+(SHA-256 of the bytes). A PageState row names the blobs of one capture; its `digest` is the
+SHA-256 of the formats' digests, so the same capture from two accounts is one row and one
+set of blobs. Blobs are written before the row commits: a rolled-back ingestion can leave an
+unreferenced blob behind, which is harmless (same name for the same bytes) and is collected
+by retention.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from dataclasses import dataclass
+
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+
+from history.models import PageState
+
+FORMATS = ("markdown", "html", "screenshot")
+
+
+@dataclass(frozen=True)
+class Capture:
+    """The bytes of one page capture; any format may be absent."""
+
+    markdown: bytes | None = None
+    html: bytes | None = None
+    screenshot: bytes | None = None
+
+    def is_empty(self) -> bool:
+        return self.markdown is None and self.html is None and self.screenshot is None
+
+
+@dataclass(frozen=True)
+class DiffCounts:
+    body_total_additions: int = 0
+    body_total_deletions: int = 0
+    meta_additions: int = 0
+    meta_deletions: int = 0
+
+
+def blob_name(sha: str) -> str:
+    return f"blobs/{sha[:2]}/{sha}"
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_blob(data: bytes) -> str:
+    """Store bytes under their digest (once) and return the storage name."""
+    name = blob_name(sha256(data))
+    if not default_storage.exists(name):
+        saved = default_storage.save(name, ContentFile(data))
+        if saved != name:
+            # A concurrent writer stored the same bytes first and the storage picked another
+            # name for ours; the content is identical, so keep theirs.
+            default_storage.delete(saved)
+    return name
+
+
+def read_blob(name: str) -> bytes:
+    """The bytes of a stored blob (for the snapshot endpoint). Raises FileNotFoundError."""
+    with default_storage.open(name, "rb") as handle:
+        data: bytes = handle.read()
+    return data
+
+
+def state_digest(capture: Capture) -> str:
+    """SHA-256 over the per-format digests: the identity of a capture."""
+    parts = []
+    for fmt in FORMATS:
+        data = getattr(capture, fmt)
+        parts.append(f"{fmt}:{sha256(data) if data is not None else '-'}")
+    return sha256("\n".join(parts).encode())
+
+
+def store_state(capture: Capture, *, now: int) -> PageState:
+    """The PageState for a capture, creating its row and blobs on first sight."""
+    digest = state_digest(capture)
+    existing = PageState.objects.filter(digest=digest).first()
+    if existing is not None:
+        return existing
+    names = {
+        f"{fmt}_name": write_blob(data)
+        for fmt in FORMATS
+        if (data := getattr(capture, fmt)) is not None
+    }
+    # get_or_create: a concurrent ingestion (another account) may insert the same digest;
+    # it retries the read inside a savepoint after the unique violation.
+    state, _ = PageState.objects.get_or_create(digest=digest, defaults={**names, "created_at": now})
+    return state
+
+
+def line_diff_counts(previous: str | None, current: str) -> tuple[int, int]:
+    """(added lines, deleted lines) between two markdown texts; no previous = all added."""
+    old = previous.splitlines() if previous else []
+    new = current.splitlines()
+    added = deleted = 0
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("replace", "delete"):
+            deleted += i2 - i1
+        if tag in ("replace", "insert"):
+            added += j2 - j1
+    return added, deleted
+
+
+def previous_markdown(state: PageState | None) -> str | None:
+    """The markdown of a state, or None when it has none or the blob is gone."""
+    if state is None or not state.markdown_name:
+        return None
+    try:
+        return read_blob(state.markdown_name).decode("utf-8")
+    except (FileNotFoundError, OSError):
+        return None

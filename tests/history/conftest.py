@@ -1,0 +1,34 @@
+"""Fixtures for the ingestion tests: a throwaway blob storage and a fetch-document builder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def tmp_storage(settings: Any, tmp_path: Path) -> Path:
+    """Point the default storage at a temporary folder (blobs written by ingestion)."""
+    location = tmp_path / "storage"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(location)},
+        },
+    }
+    return location
+
+
+def fetch_doc(account: str, entries: list[dict[str, Any]] | None = None, **extra: Any) -> dict:
+    """A fetch document for https://shop.example.com/list with the given entries."""
+    doc: dict[str, Any] = {
+        "account": account,
+        "source": {"url": "https://shop.example.com/list", "name": "Shop", "monitoringFrequency": 30},
+    }
+    if entries is not None:
+        doc["entries"] = entries
+    doc.update(extra)
+    return doc
