@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -133,7 +134,26 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# At-least-once: ack after the task ran, requeue when the worker process dies, and take one
+# message at a time so a slow receiver does not hold others prefetched behind it.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ROUTES = {"webhooks.*": {"queue": "webhooks"}}
+CELERY_TASK_SOFT_TIME_LIMIT = 300
+CELERY_TASK_TIME_LIMIT = 360
+# Publishing happens after commit; a dead broker must fail fast (the sweeper catches up).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 60.0},
+    "webhooks-expire": {"task": "webhooks.expire", "schedule": crontab(hour=3, minute=17)},
+}
 
 # --- Auth and pages ----------------------------------------------------------------------
 
@@ -209,6 +229,11 @@ WEBHOOK_ALLOW_LOOPBACK: bool = env.bool("WEBHOOK_ALLOW_LOOPBACK", default=False)
 WEBHOOK_CONNECT_TIMEOUT: float = env.float("WEBHOOK_CONNECT_TIMEOUT", default=5.0)
 WEBHOOK_TOTAL_TIMEOUT: float = env.float("WEBHOOK_TOTAL_TIMEOUT", default=15.0)
 WEBHOOK_RECORD_RETENTION_DAYS: int = env.int("WEBHOOK_RECORD_RETENTION_DAYS", default=30)
+# A claimed delivery whose worker vanished is retried this long after its sender deadline.
+WEBHOOK_LEASE_GRACE_SECONDS: float = env.float("WEBHOOK_LEASE_GRACE_SECONDS", default=30.0)
+# The sweeper leaves a pending delivery alone until it is this overdue (its countdown
+# message normally arrives first).
+WEBHOOK_SWEEP_GRACE_SECONDS: float = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
 # Key that encrypts webhook signing secrets at rest; derived from SECRET_KEY when unset.
 ENCRYPTION_KEY: str = env.str("ENCRYPTION_KEY", default="")
 

@@ -1,3 +1,20 @@
-from django.urls import URLPattern, URLResolver
+"""Owner pages for outbound webhooks, beside /connect-agent."""
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from django.urls import URLPattern, URLResolver, path
+
+from webhooks import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("webhooks", views.endpoint_list, name="webhooks"),
+    path("webhooks/add", views.add_endpoint, name="webhook_add"),
+    path("webhooks/<int:endpoint_id>", views.endpoint_log, name="webhook_log"),
+    path("webhooks/<int:endpoint_id>/disable", views.disable_endpoint, name="webhook_disable"),
+    path("webhooks/<int:endpoint_id>/enable", views.enable_endpoint, name="webhook_enable"),
+    path("webhooks/<int:endpoint_id>/delete", views.delete_endpoint, name="webhook_delete"),
+    path("webhooks/<int:endpoint_id>/test", views.send_test_event, name="webhook_test"),
+    path(
+        "webhooks/deliveries/<int:delivery_id>/redeliver",
+        views.redeliver,
+        name="webhook_redeliver",
+    ),
+]

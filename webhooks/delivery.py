@@ -1,0 +1,289 @@
+"""The delivery workflow: claim, sign, send, record, decide (spec "Delivery rules").
+
+Celery-free on purpose: `webhooks.tasks` calls these functions and does the enqueueing, so
+the workflow can be tested without a broker and a retry is only ever scheduled after the
+attempt's outcome is committed.
+
+States: `pending` (due at `next_attempt_at`) → `sending` (claimed until `lease_until`) →
+`succeeded` | `failed` | back to `pending` for a retry. A delivery whose lease ran out while
+`sending` lost its worker mid-attempt: the next claim records that attempt as
+`interrupted` and carries on, so at-least-once holds across crashes.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import orjson
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from history.clock import now_ms
+from webhooks import sender, signing
+from webhooks.models import MAX_ATTEMPTS, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+
+log = logging.getLogger(__name__)
+
+EVENT_TYPE = "content.update"
+TEST_EVENT_TYPE = "webhook.test"
+RETRYABLE_STATUSES = frozenset({408, 425, 429})
+# Error classes that are network trouble (retried); anything else without a status is final.
+RETRYABLE_ERRORS = frozenset(
+    {"timeout", "connection_error", "connection_refused", "dns_error", "tls_error"}
+)
+# A claim may start a little before `next_attempt_at`: Celery's countdown and the row's
+# time are computed a few milliseconds apart.
+CLAIM_TOLERANCE = timedelta(seconds=1)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one call of `attempt` did; `retry_in` is set when a retry must be enqueued."""
+
+    result: str  # skipped | succeeded | retry | failed | stale
+    retry_in: int | None = None
+
+
+def envelope(event_id: str, event_type: str, occurred_at: int, data: Any) -> bytes:
+    """The webhook body, serialised once; these bytes are stored and sent on every attempt."""
+    return orjson.dumps(
+        {"id": event_id, "type": event_type, "occurredAt": occurred_at, "data": data}
+    )
+
+
+def lease_seconds() -> float:
+    """How long a claim lasts: longer than any live attempt (the sender's hard deadline plus
+    the task's time limit margin), so only a dead worker's claim ever expires."""
+    return float(settings.WEBHOOK_TOTAL_TIMEOUT) + float(settings.WEBHOOK_LEASE_GRACE_SECONDS)
+
+
+def retry_delay(delivery: WebhookDelivery) -> int:
+    """Seconds before the next attempt: 1, 2, 4, 8 minutes by default, per round."""
+    delays = list(settings.WEBHOOK_RETRY_DELAYS) or [60]
+    # attempts already made in this round (a manual redeliver starts a new round)
+    made = delivery.attempt_count - (delivery.max_attempts - MAX_ATTEMPTS)
+    return int(delays[min(max(made, 1), len(delays)) - 1])
+
+
+def verdict(status_code: int | None, error: str) -> str:
+    """succeeded, retry or failed, for one attempt's answer (before the attempt budget)."""
+    if status_code is None:
+        return "retry" if error in RETRYABLE_ERRORS else "failed"
+    if 200 <= status_code < 300:
+        return "succeeded"
+    if status_code in RETRYABLE_STATUSES or 500 <= status_code < 600:
+        return "retry"
+    return "failed"  # redirects and every other 4xx (and anything unexpected)
+
+
+def claim(delivery_id: int) -> WebhookDelivery | None:
+    """Take the delivery for one attempt, or None when it is not ours to send now.
+
+    The row lock (SKIP LOCKED) and the state test make a duplicate message, a sweeper
+    re-enqueue racing a countdown, or a second worker a no-op.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        delivery = (
+            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("endpoint")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None:
+            return None
+        status = delivery.status
+        if status == WebhookDelivery.Status.PENDING:
+            due = delivery.next_attempt_at
+            if due is not None and due > now + CLAIM_TOLERANCE:
+                return None
+        elif status == WebhookDelivery.Status.SENDING:
+            if delivery.lease_until is None or delivery.lease_until > now:
+                return None  # a live worker is on it
+            _record_interrupted(delivery, now)
+            if delivery.attempt_count >= delivery.max_attempts:
+                _finish(delivery, WebhookDelivery.Status.FAILED, now)
+                return None
+        else:
+            return None
+        if not delivery.endpoint.active:
+            delivery.last_error = "endpoint disabled"
+            _finish(delivery, WebhookDelivery.Status.FAILED, now)
+            return None
+        delivery.status = WebhookDelivery.Status.SENDING
+        delivery.attempt_count += 1
+        delivery.lease_until = now + timedelta(seconds=lease_seconds())
+        delivery.save(update_fields=["status", "attempt_count", "lease_until"])
+    return delivery
+
+
+def _record_interrupted(delivery: WebhookDelivery, now: datetime) -> None:
+    """The previous claim's worker died mid-attempt: that try counts, with no answer."""
+    started = (delivery.lease_until or now) - timedelta(seconds=lease_seconds())
+    WebhookAttempt.objects.get_or_create(
+        delivery=delivery,
+        number=delivery.attempt_count,
+        defaults={
+            "started_at": started,
+            "error": "interrupted",
+            "detail": "the worker stopped before the attempt finished",
+        },
+    )
+    delivery.last_status_code = None
+    delivery.last_error = "interrupted"
+
+
+def _finish(delivery: WebhookDelivery, status: str, now: datetime) -> None:
+    delivery.status = status
+    delivery.finished_at = now
+    delivery.next_attempt_at = None
+    delivery.lease_until = None
+    delivery.save(
+        update_fields=[
+            "status",
+            "finished_at",
+            "next_attempt_at",
+            "lease_until",
+            "last_status_code",
+            "last_error",
+        ]
+    )
+
+
+def attempt(delivery_id: int) -> Outcome:
+    """Claim the delivery, POST its frozen body once, record the attempt, decide what next."""
+    delivery = claim(delivery_id)
+    if delivery is None:
+        return Outcome("skipped")
+    number = delivery.attempt_count
+    body = bytes(delivery.body)
+    timestamp = int(time.time())
+    headers = signing.headers(delivery.endpoint.secret, delivery.event_id, timestamp, body)
+    started_at = timezone.now()
+    clock = time.monotonic()
+    status_code: int | None = None
+    error = detail = excerpt = ""
+    try:
+        response = sender.post(delivery.endpoint.url, body, headers)
+        status_code = response.status
+        excerpt = response.excerpt[:300].decode("utf-8", "replace")
+    except sender.UnsafeURL as exc:
+        error, detail = "unsafe_url", str(exc)
+    except sender.SendError as exc:
+        error, detail = exc.kind, exc.detail
+    duration_ms = int((time.monotonic() - clock) * 1000)
+    decision = verdict(status_code, error)
+    if decision == "retry" and number >= delivery.max_attempts:
+        decision = "failed"
+    now = timezone.now()
+    fields: dict[str, Any] = {
+        "last_status_code": status_code,
+        "last_error": (f"{error}: {detail}" if error else "")[:300],
+        "lease_until": None,
+    }
+    delay: int | None = None
+    if decision == "retry":
+        delay = retry_delay(delivery)
+        fields.update(status=WebhookDelivery.Status.PENDING)
+        fields.update(next_attempt_at=now + timedelta(seconds=delay))
+    else:
+        fields.update(status=decision, finished_at=now, next_attempt_at=None)
+    with transaction.atomic():
+        # Conditional on our claim still standing: if the lease ran out (a very slow worker)
+        # and another worker took over, this stale result is dropped.
+        updated = WebhookDelivery.objects.filter(
+            pk=delivery.pk, status=WebhookDelivery.Status.SENDING, attempt_count=number
+        ).update(**fields)
+        if not updated:
+            log.warning("webhook delivery %s: lease lost before attempt %s", delivery.pk, number)
+            return Outcome("stale")
+        WebhookAttempt.objects.create(
+            delivery=delivery,
+            number=number,
+            started_at=started_at,
+            duration_ms=duration_ms,
+            status_code=status_code,
+            error=error,
+            detail=detail[:300],
+            response_excerpt=excerpt,
+        )
+    log.info(
+        "webhook delivery %s attempt %s: %s (%s)",
+        delivery.pk,
+        number,
+        decision,
+        status_code or error,
+    )
+    return Outcome(decision, delay)
+
+
+def due_delivery_ids(*, grace_seconds: float | None = None, limit: int = 1000) -> list[int]:
+    """Deliveries whose attempt is overdue: a lost countdown message, a broker that was down
+    at commit time, or a worker that died holding the claim."""
+    grace = settings.WEBHOOK_SWEEP_GRACE_SECONDS if grace_seconds is None else grace_seconds
+    now = timezone.now()
+    overdue = Q(
+        status=WebhookDelivery.Status.PENDING, next_attempt_at__lte=now - timedelta(seconds=grace)
+    ) | Q(status=WebhookDelivery.Status.SENDING, lease_until__lt=now)
+    return list(
+        WebhookDelivery.objects.filter(overdue)
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def expire_finished(*, days: int | None = None, batch: int = 1000) -> int:
+    """Delete finished deliveries (and their attempts) older than the retention period."""
+    days = settings.WEBHOOK_RECORD_RETENTION_DAYS if days is None else days
+    cutoff = timezone.now() - timedelta(days=days)
+    deleted = 0
+    while True:
+        # Small batches keep each transaction and its locks short on a big table.
+        ids = list(
+            WebhookDelivery.objects.filter(finished_at__lt=cutoff).values_list("pk", flat=True)[
+                :batch
+            ]
+        )
+        if not ids:
+            return deleted
+        WebhookAttempt.objects.filter(delivery_id__in=ids).delete()
+        deleted += (
+            WebhookDelivery.objects.filter(pk__in=ids)
+            .delete()[1]
+            .get(WebhookDelivery._meta.label, 0)
+        )
+
+
+def redeliver(delivery_id: int, *, account_id: int) -> bool:
+    """Give a failed delivery of this account a new round of attempts, due now."""
+    updated = WebhookDelivery.objects.filter(
+        pk=delivery_id,
+        endpoint__account_id=account_id,
+        status=WebhookDelivery.Status.FAILED,
+    ).update(
+        status=WebhookDelivery.Status.PENDING,
+        next_attempt_at=timezone.now(),
+        finished_at=None,
+        max_attempts=F("attempt_count") + MAX_ATTEMPTS,
+    )
+    return bool(updated)
+
+
+def create_test_delivery(endpoint: WebhookEndpoint) -> WebhookDelivery:
+    """A `webhook.test` event for one endpoint, delivered like any other."""
+    event_id = "evt_test_" + secrets.token_urlsafe(12)
+    data = {"message": "Test event from Tidemark", "endpointUrl": endpoint.url}
+    return WebhookDelivery.objects.create(
+        endpoint=endpoint,
+        event_id=event_id,
+        event_type=TEST_EVENT_TYPE,
+        body=envelope(event_id, TEST_EVENT_TYPE, now_ms(), data),
+        next_attempt_at=timezone.now(),
+    )

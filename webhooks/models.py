@@ -1,0 +1,119 @@
+"""Outbound webhooks: receiver endpoints, one delivery per event and endpoint, one attempt
+row per HTTP try (the shape of saleor's EventDelivery / EventDeliveryAttempt)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from accounts.models import Account
+from webhooks import crypto
+
+MAX_ATTEMPTS = 5  # spec "Delivery rules": at most five attempts in total
+
+
+class WebhookEndpoint(models.Model):
+    """A receiver URL registered by an account owner, with its signing secret."""
+
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=2048)
+    description = models.CharField(max_length=200, blank=True)
+    active = models.BooleanField(default=True)
+    # Fernet token of the secret (webhooks.crypto); the plaintext is shown once at creation.
+    secret_encrypted = models.TextField(editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["account", "active"], name="webhook_account_active")]
+
+    def __str__(self) -> str:
+        return self.url
+
+    @property
+    def secret(self) -> str:
+        return crypto.decrypt(self.secret_encrypted)
+
+    @secret.setter
+    def secret(self, plaintext: str) -> None:
+        self.secret_encrypted = crypto.encrypt(plaintext)
+
+
+class WebhookDelivery(models.Model):
+    """One event for one endpoint. Its body is frozen at creation and sent on every attempt."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"  # waiting for its next attempt at `next_attempt_at`
+        SENDING = "sending"  # claimed by a worker until `lease_until`
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries", db_index=False
+    )
+    event_id = models.CharField(max_length=64, help_text="the update's public id")
+    event_type = models.CharField(max_length=32, default="content.update")
+    body = models.BinaryField(help_text="the exact bytes POSTed on every attempt")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempt_count = models.PositiveSmallIntegerField(default=0)
+    # Raised by a manual redeliver, so an owner can grant a failed delivery a new round.
+    max_attempts = models.PositiveSmallIntegerField(default=MAX_ATTEMPTS)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "webhook deliveries"
+        constraints = [
+            models.UniqueConstraint(fields=["endpoint", "event_id"], name="delivery_endpoint_event")
+        ]
+        indexes = [
+            models.Index(
+                fields=["endpoint", "-created_at", "-id"], name="delivery_endpoint_recent"
+            ),
+            # The sweeper's scans touch only unfinished rows.
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(status="pending"),
+                name="delivery_pending_due",
+            ),
+            models.Index(
+                fields=["lease_until"], condition=Q(status="sending"), name="delivery_sending_lease"
+            ),
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(finished_at__isnull=False),
+                name="delivery_finished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} → {self.endpoint_id} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
+
+
+class WebhookAttempt(models.Model):
+    """One HTTP try of a delivery: when, how long, and the status code or error class."""
+
+    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=40, blank=True, help_text="error class, e.g. timeout")
+    detail = models.CharField(max_length=300, blank=True)
+    response_excerpt = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["delivery", "number"], name="attempt_delivery_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.status_code or self.error}"

@@ -1,0 +1,75 @@
+"""The outbox: delivery rows written inside the ingestion transaction, tasks sent on commit.
+
+`history.ingest` sends `history.signals.updates_recorded` inside its transaction; the
+receiver here (connected in `WebhooksConfig.ready`) writes one delivery per active endpoint
+of the account per update, in that same transaction, so deliveries exist exactly when the
+updates do. The Celery messages go out only after commit; if the broker is down then, the
+rows are still there and the beat sweeper sends them later.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from webhooks.delivery import EVENT_TYPE, envelope
+from webhooks.models import WebhookDelivery, WebhookEndpoint
+
+log = logging.getLogger(__name__)
+
+
+def on_updates_recorded(sender: Any, *, account_id: int, update_ids: list[int], **_: Any) -> None:
+    """Signal receiver for `history.signals.updates_recorded`."""
+    delivery_ids = write_deliveries(account_id=account_id, update_ids=update_ids)
+    if delivery_ids:
+        transaction.on_commit(lambda: enqueue_all(delivery_ids))
+
+
+def write_deliveries(*, account_id: int, update_ids: list[int]) -> list[int]:
+    """Create the delivery rows for these updates; return their ids."""
+    if not update_ids:
+        return []
+    endpoint_ids = list(
+        WebhookEndpoint.objects.filter(account_id=account_id, active=True).values_list(
+            "pk", flat=True
+        )
+    )
+    if not endpoint_ids:
+        return []
+    # The payload's `data` is exactly what the feed serves for the update (both forms of
+    # parent context), so a receiver can share its parsing code with a poller.
+    from history.selectors import feed_updates_by_ids
+
+    items = feed_updates_by_ids(account_id, update_ids)
+    now = timezone.now()
+    rows = []
+    for item in items:
+        body = envelope(item["id"], EVENT_TYPE, item["at"], item)
+        for endpoint_id in endpoint_ids:
+            rows.append(
+                WebhookDelivery(
+                    endpoint_id=endpoint_id,
+                    event_id=item["id"],
+                    event_type=EVENT_TYPE,
+                    body=body,
+                    next_attempt_at=now,
+                )
+            )
+    created = WebhookDelivery.objects.bulk_create(rows)
+    return [row.pk for row in created]
+
+
+def enqueue_all(delivery_ids: list[int]) -> None:
+    from webhooks.tasks import enqueue
+
+    for delivery_id in delivery_ids:
+        if not enqueue(delivery_id):
+            # The broker is down: the rest would fail the same way, and slowly.
+            log.warning(
+                "webhooks: broker unavailable, %d deliveries left for the sweeper",
+                len(delivery_ids),
+            )
+            return

@@ -1,0 +1,192 @@
+"""Owner pages: list, add, disable/enable/delete, test event, delivery log, redeliver.
+
+Every view works only on the Account owned by the signed-in user (another account's ids
+answer 404). Each form posts to its own small view and redirects (POST/redirect/GET). A new
+endpoint's secret never travels in a URL: it is stashed in the session and popped by the
+next GET of the list, so it is shown exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import Account
+from webhooks import delivery, signing, tasks
+from webhooks.forms import EndpointForm
+from webhooks.models import WebhookDelivery, WebhookEndpoint
+
+SESSION_NEW_SECRET = "webhooks_new_secret"
+LOG_SIZE = 50
+
+
+def _account_for(request: HttpRequest) -> Account | None:
+    return Account.objects.filter(owner_id=request.user.pk).first()
+
+
+def _no_account(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/no_account.html", status=403)
+
+
+def _endpoint(account: Account, endpoint_id: int) -> WebhookEndpoint:
+    return get_object_or_404(WebhookEndpoint, pk=endpoint_id, account=account)
+
+
+def _render_list(
+    request: HttpRequest, account: Account, form: EndpointForm, *, status: int = 200
+) -> HttpResponse:
+    latest = WebhookDelivery.objects.filter(endpoint=OuterRef("pk")).order_by("-created_at", "-id")
+    endpoints = (
+        WebhookEndpoint.objects.filter(account=account)
+        .annotate(
+            latest_status=Subquery(latest.values("status")[:1]),
+            latest_attempts=Subquery(latest.values("attempt_count")[:1]),
+            latest_event=Subquery(latest.values("event_id")[:1]),
+            latest_code=Subquery(latest.values("last_status_code")[:1]),
+        )
+        .order_by("-created_at", "-id")
+    )
+    context: dict[str, Any] = {
+        "account": account,
+        "endpoints": endpoints,
+        "form": form,
+        "new_secret": request.session.pop(SESSION_NEW_SECRET, None),
+    }
+    return render(request, "webhooks/list.html", context, status=status)
+
+
+@require_GET
+@login_required
+@never_cache  # the page may carry a freshly created secret
+def endpoint_list(request: HttpRequest) -> HttpResponse:
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    return _render_list(request, account, EndpointForm())
+
+
+@require_POST
+@login_required
+@never_cache
+def add_endpoint(request: HttpRequest) -> HttpResponse:
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    form = EndpointForm(request.POST)
+    if not form.is_valid():
+        return _render_list(request, account, form, status=400)
+    secret = signing.new_secret()
+    endpoint = WebhookEndpoint(
+        account=account,
+        url=form.cleaned_data["url"],
+        description=form.cleaned_data["description"],
+    )
+    endpoint.secret = secret
+    endpoint.save()
+    request.session[SESSION_NEW_SECRET] = {
+        "endpoint_id": endpoint.pk,
+        "url": endpoint.url,
+        "secret": secret,
+    }
+    return redirect("webhooks")
+
+
+@require_GET
+@login_required
+def endpoint_log(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    endpoint = _endpoint(account, endpoint_id)
+    deliveries = (
+        WebhookDelivery.objects.filter(endpoint=endpoint)
+        .defer("body")
+        .order_by("-created_at", "-id")
+        .prefetch_related("attempts")[:LOG_SIZE]
+    )
+    context = {"account": account, "endpoint": endpoint, "deliveries": deliveries}
+    return render(request, "webhooks/log.html", context)
+
+
+def _set_active(request: HttpRequest, endpoint_id: int, active: bool) -> HttpResponse:
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    endpoint = _endpoint(account, endpoint_id)
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=active)
+    word = "enabled" if active else "disabled"
+    messages.success(request, f"Webhook {endpoint.url} {word}.")
+    return redirect("webhooks")
+
+
+@require_POST
+@login_required
+def disable_endpoint(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+    return _set_active(request, endpoint_id, False)
+
+
+@require_POST
+@login_required
+def enable_endpoint(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+    return _set_active(request, endpoint_id, True)
+
+
+@require_POST
+@login_required
+def delete_endpoint(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    endpoint = _endpoint(account, endpoint_id)
+    url = endpoint.url
+    endpoint.delete()
+    messages.success(request, f"Webhook {url} deleted.")
+    return redirect("webhooks")
+
+
+@require_POST
+@login_required
+def send_test_event(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    endpoint = _endpoint(account, endpoint_id)
+    if not endpoint.active:
+        messages.error(request, "Enable the webhook before sending a test event.")
+        return redirect("webhooks")
+    with transaction.atomic():
+        test = delivery.create_test_delivery(endpoint)
+        transaction.on_commit(lambda: tasks.enqueue(test.pk))
+    messages.success(request, f"Test event {test.event_id} queued for {endpoint.url}.")
+    # The button exists on the list and on the log page; go back to where it was pressed.
+    if request.POST.get("back") == "log":
+        return redirect("webhook_log", endpoint_id=endpoint.pk)
+    return redirect("webhooks")
+
+
+@require_POST
+@login_required
+def redeliver(request: HttpRequest, delivery_id: int) -> HttpResponse:
+    account = _account_for(request)
+    if account is None:
+        return _no_account(request)
+    row = get_object_or_404(
+        WebhookDelivery.objects.only("pk", "endpoint_id", "event_id"),
+        pk=delivery_id,
+        endpoint__account=account,
+    )
+    with transaction.atomic():
+        if delivery.redeliver(row.pk, account_id=account.pk):
+            transaction.on_commit(lambda: tasks.enqueue(row.pk))
+            messages.success(request, f"Event {row.event_id} queued for redelivery.")
+        else:
+            messages.error(request, "Only a failed delivery can be redelivered.")
+    return redirect("webhook_log", endpoint_id=row.endpoint_id)
