@@ -1,0 +1,115 @@
+"""`ingest PATH|-`: ingest an NDJSON file of fetch documents (docs/ingest.md).
+
+The whole file is validated first (JSON per line, the schema, known accounts, unique
+identity keys per fetch). Any bad line: every problem goes to stderr as
+`line N: <field>: <message>`, the exit status is 1 and nothing is written. Otherwise each
+line is ingested in its own transaction, in file order, and a summary is printed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from accounts.models import Account
+from history.ingest import FetchDocument, IngestError, IngestResult, ingest_fetch, parse_fetch
+
+MAX_REPORTED = 100
+
+
+@dataclass
+class Summary:
+    fetches: int = 0
+    new: int = 0
+    modified: int = 0
+    removed: int = 0
+    updates: int = 0
+
+    def add(self, result: IngestResult) -> None:
+        self.fetches += 1
+        self.new += result.entries_new
+        self.modified += result.entries_modified
+        self.removed += result.entries_removed
+        self.updates += result.updates
+
+
+def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]], list[str]]:
+    """Parse every line; return the documents with their line numbers, and the problems."""
+    docs: list[tuple[int, FetchDocument]] = []
+    problems: list[str] = []
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue  # blank lines (e.g. a trailing newline) carry no fetch
+        try:
+            obj = json.loads(raw)
+        except UnicodeDecodeError as exc:
+            problems.append(f"line {number}: not UTF-8 ({exc.reason} at byte {exc.start})")
+            continue
+        except json.JSONDecodeError as exc:
+            problems.append(f"line {number}: malformed JSON: {exc.msg} at column {exc.colno}")
+            continue
+        try:
+            docs.append((number, parse_fetch(obj)))
+        except IngestError as exc:
+            problems.append(f"line {number}: {exc.path or '(document)'}: {exc.message}")
+    return docs, problems
+
+
+class Command(BaseCommand):
+    help = "Ingest an NDJSON file of fetch documents (one fetch per line); - reads stdin."
+    stealth_options = ("stdin",)
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="NDJSON file, or - for standard input")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: str = options["path"]
+        if path == "-":
+            stream: IO[bytes] = options.get("stdin") or sys.stdin.buffer
+            lines = stream.read().splitlines()
+        else:
+            try:
+                lines = Path(path).read_bytes().splitlines()
+            except OSError as exc:
+                raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+
+        docs, problems = validate_lines(lines)
+        slugs = {doc.account for _, doc in docs}
+        accounts = {a.slug: a for a in Account.objects.filter(slug__in=slugs)}
+        for number, doc in docs:
+            if doc.account not in accounts:
+                problems.append(f"line {number}: account: no account '{doc.account}'")
+        if problems:
+            problems.sort(key=lambda p: int(p.split(":", 1)[0].removeprefix("line ")))
+            for problem in problems[:MAX_REPORTED]:
+                self.stderr.write(problem)
+            if len(problems) > MAX_REPORTED:
+                self.stderr.write(f"... and {len(problems) - MAX_REPORTED} more")
+            raise CommandError(
+                f"{len(problems)} problem(s) in {path}; nothing was written", returncode=1
+            )
+
+        summary = Summary()
+        sources: set[int] = set()
+        for number, doc in docs:
+            try:
+                result = ingest_fetch(doc, account=accounts[doc.account])
+            except Exception as exc:
+                # Each fetch is its own transaction: earlier lines stay written.
+                raise CommandError(
+                    f"line {number}: not written ({exc}); "
+                    f"{summary.fetches} earlier fetch(es) were written",
+                    returncode=1,
+                ) from exc
+            summary.add(result)
+            sources.add(result.source_id)
+        self.stdout.write(
+            f"Ingested {summary.fetches} fetch(es) for {len(sources)} source(s): "
+            f"entries {summary.new} new, {summary.modified} modified, {summary.removed} removed; "
+            f"{summary.updates} update(s)."
+        )
