@@ -14,6 +14,7 @@ from django.http import HttpRequest
 
 from accounts.keys import normalise_scopes
 from accounts.models import Account, ApiKey
+from accounts.paginators import EstimatedCountPaginator
 from accounts.revocation import revoke_keys
 
 
@@ -26,6 +27,7 @@ class AccountAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at",)
     ordering = ("slug",)
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
 
 
 class KeyStatusFilter(admin.SimpleListFilter):
@@ -87,6 +89,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
     ordering = ("-created_at", "-id")
     actions = ("revoke_selected",)
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
 
     @admin.display(boolean=True, description="active")
     def is_active(self, obj: ApiKey) -> bool:

@@ -4,10 +4,10 @@ History is written only by ingestion, so changes, updates, page states, entries 
 clocks are read-only here. Sources can be paused and resumed.
 
 These tables hold millions of rows, so every list avoids a full COUNT(*): the full result
-count is off, and the paginator counts at most `CAP` rows of a filtered list and reads the
-planner's estimate (pg_class.reltuples) for an unfiltered one. Every foreign key shown in a
-list is fetched in the same query (`list_select_related`), and foreign keys on forms are
-raw-id widgets, never a <select> of every row.
+count is off, and `EstimatedCountPaginator` counts at most `CAP` rows of a filtered list
+and reads the planner's estimate (pg_class.reltuples) for an unfiltered one. Every foreign
+key shown in a list is fetched in the same query (`list_select_related`), and foreign keys
+on forms are raw-id widgets, never a <select> of every row.
 """
 
 from __future__ import annotations
@@ -15,47 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
-from django.core.paginator import Paginator
-from django.db import connections
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
-from django.utils.functional import cached_property
 
+from accounts.paginators import EstimatedCountPaginator
 from history.clock import ms_to_datetime
 from history.models import Change, Entry, FeedClock, Importance, PageState, Source, Update
-
-
-class EstimatedCountPaginator(Paginator):
-    """A paginator that never counts more than `CAP` rows."""
-
-    CAP = 10_000
-
-    @cached_property
-    def count(self) -> int:
-        rows = self.object_list
-        if not isinstance(rows, QuerySet):
-            return len(rows)
-        if not rows.query.where:
-            estimate = _estimated_rows(rows)
-            if estimate is not None and estimate >= self.CAP:
-                return estimate
-        # Counts a LIMITed subquery: bounded work however big the table is.
-        return rows[: self.CAP].count()
-
-
-def _estimated_rows(rows: QuerySet[Any]) -> int | None:
-    """The planner's row estimate for the queryset's table, on PostgreSQL."""
-    connection = connections[rows.db]
-    if connection.vendor != "postgresql":
-        return None
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass",
-            [rows.model._meta.db_table],
-        )
-        found = cursor.fetchone()
-    # reltuples is -1 (or 0) for a table never vacuumed or analysed: no estimate.
-    return int(found[0]) if found and found[0] > 0 else None
 
 
 def _ms(value: int | None) -> Any:

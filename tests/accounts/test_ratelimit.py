@@ -1,0 +1,168 @@
+"""The limiter against a real Redis: exact window values, atomic counting, the breaker."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+from unittest import mock
+
+import redis
+from django.test import override_settings
+
+from accounts import ratelimit
+from accounts.ratelimit import RateLimit
+from accounts.throttling import ApiKeyRateThrottle
+
+DEAD_REDIS = "redis://127.0.0.1:9/0"  # the discard port: nothing listens there
+
+
+def test_it_counts_down_a_window_exactly(limiter_redis: redis.Redis) -> None:
+    results = [ratelimit.hit(7, 3) for _ in range(5)]
+    assert [(r.limit, r.remaining, r.allowed) for r in results if r] == [
+        (3, 2, True),
+        (3, 1, True),
+        (3, 0, True),
+        (3, 0, False),
+        (3, 0, False),
+    ]
+    assert {r.reset for r in results if r} == {60}
+    assert limiter_redis.get("rl:7") == b"5"
+    assert 59_000 < limiter_redis.pttl("rl:7") <= 60_000
+
+
+def test_reset_is_whole_seconds_rounded_up_and_never_zero(limiter_redis: redis.Redis) -> None:
+    ratelimit.hit(8, 10)
+    limiter_redis.pexpire("rl:8", 1_500)
+    assert ratelimit.hit(8, 10) == RateLimit(limit=10, remaining=8, reset=2, allowed=True)
+    limiter_redis.pexpire("rl:8", 999)
+    assert ratelimit.hit(8, 10) == RateLimit(limit=10, remaining=7, reset=1, allowed=True)
+    limiter_redis.pexpire("rl:8", 1)
+    time.sleep(0.01)
+    # The window ended: a fresh one starts with this request.
+    assert ratelimit.hit(8, 10) == RateLimit(limit=10, remaining=9, reset=60, allowed=True)
+
+
+@override_settings(RATE_LIMIT_WINDOW_SECONDS=1)
+def test_a_new_window_starts_when_the_old_one_ends(limiter_redis: redis.Redis) -> None:
+    assert ratelimit.hit(9, 2) == RateLimit(limit=2, remaining=1, reset=1, allowed=True)
+    assert ratelimit.hit(9, 2) == RateLimit(limit=2, remaining=0, reset=1, allowed=True)
+    refused = ratelimit.hit(9, 2)
+    assert refused is not None
+    assert not refused.allowed
+    time.sleep(1.05)
+    assert ratelimit.hit(9, 2) == RateLimit(limit=2, remaining=1, reset=1, allowed=True)
+
+
+@override_settings(RATE_LIMIT_DEFAULT=4)
+def test_keys_without_their_own_limit_get_the_default(limiter_redis: redis.Redis) -> None:
+    result = ratelimit.hit(10, None)
+    assert result is not None
+    assert (result.limit, result.remaining) == (4, 3)
+
+
+def test_a_counter_without_expiry_gets_one(limiter_redis: redis.Redis) -> None:
+    limiter_redis.set("rl:11", 5)  # e.g. left behind by an operator's manual SET
+    result = ratelimit.hit(11, 10)
+    assert result is not None
+    assert (result.remaining, result.reset) == (4, 60)
+    assert limiter_redis.pttl("rl:11") > 0
+
+
+def test_concurrent_hits_are_counted_atomically(limiter_redis: redis.Redis) -> None:
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        results = list(pool.map(lambda _: ratelimit.hit(12, 300), range(400)))
+    allowed = [r for r in results if r and r.allowed]
+    assert len(allowed) == 300
+    assert sorted(r.remaining for r in allowed) == list(range(300))
+
+
+@override_settings(RATE_LIMIT_REDIS_URL=DEAD_REDIS)
+def test_an_unreachable_redis_serves_uncounted() -> None:
+    ratelimit.reset()
+    assert ratelimit.hit(13, 10) is None
+
+
+@override_settings(RATE_LIMIT_REDIS_URL=DEAD_REDIS, RATE_LIMIT_BREAKER_SECONDS=0.2)
+def test_the_breaker_skips_a_dead_redis_then_tries_again() -> None:
+    ratelimit.reset()
+    assert ratelimit.hit(14, 10) is None  # trips the breaker
+    limiter = ratelimit._get_limiter()
+    assert limiter is not None
+    with mock.patch.object(limiter, "script", side_effect=redis.ConnectionError) as script:
+        assert ratelimit.hit(14, 10) is None
+        assert script.call_count == 0  # open: Redis is not even tried
+        time.sleep(0.25)
+        assert ratelimit.hit(14, 10) is None
+        assert script.call_count == 1  # half-open: one try, which trips it again
+        assert ratelimit.hit(14, 10) is None
+        assert script.call_count == 1
+    ratelimit.reset()
+
+
+@override_settings(RATE_LIMIT_BREAKER_SECONDS=0.1)
+def test_counting_resumes_when_redis_comes_back(limiter_redis: redis.Redis) -> None:
+    limiter = ratelimit._get_limiter()
+    assert limiter is not None
+    real = limiter.script
+    with mock.patch.object(limiter, "script", side_effect=redis.TimeoutError):
+        assert ratelimit.hit(15, 10) is None
+    limiter.script = real
+    time.sleep(0.15)
+    result = ratelimit.hit(15, 10)
+    assert result is not None
+    assert result.remaining == 9
+
+
+@override_settings(RATE_LIMIT_REDIS_URL="redis://10.255.255.1:6379/0", RATE_LIMIT_BREAKER_SECONDS=5)
+def test_a_blackholed_redis_costs_one_connect_timeout_then_nothing() -> None:
+    """A host that never answers: the first request waits the connect timeout (30 ms)."""
+    ratelimit.reset()
+    started = time.perf_counter()
+    assert ratelimit.hit(16, 10) is None
+    first = time.perf_counter() - started
+    started = time.perf_counter()
+    for _ in range(100):
+        assert ratelimit.hit(16, 10) is None
+    rest = (time.perf_counter() - started) / 100
+    assert first < 0.5
+    assert rest < 0.001
+    ratelimit.reset()
+
+
+def _request(key: object) -> SimpleNamespace:
+    return SimpleNamespace(auth=key)
+
+
+def test_the_throttle_sets_request_ratelimit(limiter_redis: redis.Redis) -> None:
+    throttle = ApiKeyRateThrottle()
+    request = _request(SimpleNamespace(pk=21, rate_limit=1))
+    assert throttle.allow_request(request, None)  # type: ignore[arg-type]
+    assert request.ratelimit == RateLimit(limit=1, remaining=0, reset=60, allowed=True)
+    assert throttle.wait() is None
+    assert not throttle.allow_request(request, None)  # type: ignore[arg-type]
+    assert request.ratelimit.allowed is False
+    assert throttle.wait() == 60
+
+
+def test_the_throttle_leaves_anonymous_requests_alone(limiter_redis: redis.Redis) -> None:
+    request = _request(None)
+    assert ApiKeyRateThrottle().allow_request(request, None)  # type: ignore[arg-type]
+    assert request.ratelimit is None
+    assert limiter_redis.keys("rl:*") == []
+
+
+@override_settings(RATE_LIMIT_REDIS_URL=DEAD_REDIS)
+def test_the_throttle_lets_requests_through_when_redis_is_down() -> None:
+    ratelimit.reset()
+    request = _request(SimpleNamespace(pk=22, rate_limit=None))
+    throttle = ApiKeyRateThrottle()
+    assert throttle.allow_request(request, None)  # type: ignore[arg-type]
+    assert request.ratelimit is None
+    assert throttle.wait() is None
+    ratelimit.reset()
+
+
+@override_settings(RATE_LIMIT_REDIS_URL="")
+def test_no_redis_configured_means_uncounted() -> None:
+    assert ratelimit.hit(23, 10) is None
