@@ -181,6 +181,17 @@ API_SCOPES = ("read", "mcp")
 REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
+    "UNAUTHENTICATED_TOKEN": None,
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.HasReadScope"],
+    # The throttle (accounts.throttling.ApiKeyRateThrottle) is set on the /v1 base view:
+    # that module imports rest_framework.views at import time, so naming it here would be
+    # a circular import while DRF builds APIView.
+    "DEFAULT_RENDERER_CLASSES": ["history.api.renderers.OrjsonRenderer"],
+    "DEFAULT_PARSER_CLASSES": [],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "history.api.renderers.FirstRendererNegotiation",
+    "EXCEPTION_HANDLER": "history.api.errors.exception_handler",
+    "URL_FORMAT_OVERRIDE": None,
 }
 
 SPECTACULAR_SETTINGS: dict[str, object] = {
@@ -188,6 +199,8 @@ SPECTACULAR_SETTINGS: dict[str, object] = {
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.0.3",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Resource schemas, error responses and headers are added by the read API's hook.
+    "POSTPROCESSING_HOOKS": ["history.api.schema.postprocess_schema"],
 }
 
 CORS_URLS_REGEX = r"^/v1/.*$"

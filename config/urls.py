@@ -4,8 +4,11 @@ from django.contrib import admin
 from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import URLPattern, URLResolver, include, path
 
+from history.signing import serve_blob
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("v1/", include("history.api.urls")),
+    path("blobs/<str:token>", serve_blob, name="blob"),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
     path("", include("webhooks.urls")),

@@ -190,7 +190,7 @@ def entries_page(
 
 def entry_exists(account_id: int, entry_id: int) -> bool:
     rows = _fetch(
-        "SELECT 1 FROM history_entry WHERE id = %s AND account_id = %s AND is_stub = false",
+        "SELECT 1 FROM history_entry WHERE id = %s AND account_id = %s",
         [entry_id, account_id],
     )
     return bool(rows)

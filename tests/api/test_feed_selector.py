@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from history import ids
@@ -12,12 +14,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_it_returns_updates_in_the_order_asked_with_both_parent_forms(account, other_account):
-    source = SourceFactory(account=account, url="https://shop.example.com/a")
-    entry = EntryFactory(
+    source: Any = SourceFactory(account=account, url="https://shop.example.com/a")
+    entry: Any = EntryFactory(
         source=source, title="Blue kettle", url="https://x.example/k", kind="product"
     )
-    first = UpdateFactory(entry=entry, at=1_000)
-    second = UpdateFactory(
+    first: Any = UpdateFactory(entry=entry, at=1_000)
+    second: Any = UpdateFactory(
         entry=entry,
         at=2_000,
         importance=None,
@@ -25,7 +27,7 @@ def test_it_returns_updates_in_the_order_asked_with_both_parent_forms(account, o
         value_change=None,
         headline="Body changed",
     )
-    foreign = UpdateFactory(entry=EntryFactory(source=SourceFactory(account=other_account)))
+    foreign: Any = UpdateFactory(entry=EntryFactory(source=SourceFactory(account=other_account)))
 
     items = feed_updates_by_ids(account.pk, [second.pk, foreign.pk, first.pk])
 
@@ -53,7 +55,7 @@ def test_it_returns_updates_in_the_order_asked_with_both_parent_forms(account, o
 
 
 def test_it_matches_what_the_feed_serves(account):
-    update = UpdateFactory(entry=EntryFactory(source=SourceFactory(account=account)))
+    update: Any = UpdateFactory(entry=EntryFactory(source=SourceFactory(account=account)))
     page = feed_page(account.pk, since=None, importance=None, after=None, limit=25)
     assert feed_updates_by_ids(account.pk, [update.pk]) == [page[0][1]]
 

@@ -1,0 +1,97 @@
+"""Query and path parameter rules of the read API (spec: Parameter rules; DESIGN 7)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+
+from history import ids
+from history.api.errors import InvalidRequest
+from history.clock import datetime_to_ms
+
+DEFAULT_LIMIT = 25
+MAX_LIMIT = 100
+IMPORTANCE = ("critical", "material", "minor")
+STATES = ("current", "previous")
+FORMATS = ("markdown", "html", "screenshot")
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DIGITS = re.compile(r"[0-9]+")
+_MAX_MS = (1 << 63) - 1  # the BIGINT range of the `at` columns
+
+
+def limit(request: Request) -> int:
+    """`limit`: default 25; a non-integer answers 400; any integer is clamped to 1..100."""
+    raw = request.query_params.get("limit")
+    if raw is None:
+        return DEFAULT_LIMIT
+    if not _INTEGER.fullmatch(raw):
+        raise InvalidRequest("limit must be an integer (it is clamped to 1..100).")
+    # Clamp on the string length first so a thousand-digit value never becomes a bignum.
+    if len(raw.lstrip("+-")) > 4:
+        return 1 if raw.startswith("-") else MAX_LIMIT
+    return min(max(int(raw), 1), MAX_LIMIT)
+
+
+def since(request: Request) -> int | None:
+    """`since`: digits are epoch ms; else an ISO-8601 instant with an offset or `Z`."""
+    raw = request.query_params.get("since")
+    if raw is None:
+        return None
+    if _DIGITS.fullmatch(raw):
+        value = int(raw) if len(raw) <= 19 else _MAX_MS + 1
+        if value > _MAX_MS:
+            raise InvalidRequest("since is out of range.")
+        return value
+    try:
+        instant = datetime.fromisoformat(raw)
+    except ValueError:
+        instant = None
+    # A date alone, or a time without offset, is not an instant: its meaning would depend
+    # on the server's zone.
+    if instant is None or "T" not in raw.upper() or instant.tzinfo is None:
+        raise InvalidRequest(
+            "since must be epoch milliseconds or an ISO-8601 instant with an offset, "
+            "e.g. 2024-05-01T12:00:00Z."
+        )
+    try:
+        return datetime_to_ms(instant)
+    except (OverflowError, ValueError) as exc:
+        raise InvalidRequest("since is out of range.") from exc
+
+
+def choice(
+    request: Request, name: str, allowed: tuple[str, ...], default: str | None
+) -> str | None:
+    """A parameter restricted to `allowed`; anything else answers 400."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if raw not in allowed:
+        raise InvalidRequest(f"{name} must be one of: {', '.join(allowed)}.")
+    return raw
+
+
+def importance(request: Request) -> str | None:
+    return choice(request, "importance", IMPORTANCE, None)
+
+
+def field(request: Request) -> str | None:
+    """`field`: a non-empty field name (`price`, `title` or a tracked attribute)."""
+    raw = request.query_params.get("field")
+    if raw is None:
+        return None
+    if not raw or len(raw) > 200:
+        raise InvalidRequest("field must be a field name of 1 to 200 characters.")
+    return raw
+
+
+def object_id(prefix: str, public_id: str, what: str) -> int:
+    """The internal key of a public id; an id that is not one of ours is simply not found."""
+    pk = ids.decode(prefix, public_id)
+    if pk is None:
+        raise NotFound(f"No {what} with id {public_id!r}.")
+    return pk

@@ -1,0 +1,97 @@
+"""Short-lived signed URLs for screenshots and block-diff JSON (DESIGN decision 10).
+
+A URL is `/blobs/<token>`, where the token is a `TimestampSigner` signature (keyed by
+SECRET_KEY, salted for this purpose) over what to serve: a screenshot's storage name or a
+change's id. The app serves it with no API key; a token older than
+`SIGNED_URL_TTL_SECONDS` or altered in any way answers 403. The token carries no account:
+holding an unexpired URL is the permission, exactly as with a pre-signed S3 URL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from django.conf import settings
+from django.core import signing
+from django.core.files.storage import default_storage
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.urls import reverse
+
+from history import selectors
+
+_SALT = "tidemark.blob"
+SCREENSHOT = "s"
+BLOCKS = "b"
+
+
+def _signer() -> signing.TimestampSigner:
+    return signing.TimestampSigner(salt=_SALT)
+
+
+def sign(kind: str, ref: str) -> str:
+    """A token for one blob: `kind` is SCREENSHOT (ref = storage name) or BLOCKS (change pk)."""
+    return _signer().sign_object([kind, ref], compress=True)
+
+
+def blob_url(request: HttpRequest, kind: str, ref: str) -> str:
+    return request.build_absolute_uri(reverse("blob", args=[sign(kind, ref)]))
+
+
+def screenshot_url(request: HttpRequest, storage_name: str) -> str:
+    return blob_url(request, SCREENSHOT, storage_name)
+
+
+def blocks_url(request: HttpRequest, change_id: int) -> str:
+    return blob_url(request, BLOCKS, str(change_id))
+
+
+def unsign(token: str) -> tuple[str, str] | None:
+    """(kind, ref) for a valid, unexpired token; None when forged, altered or expired."""
+    try:
+        value: Any = _signer().unsign_object(token, max_age=settings.SIGNED_URL_TTL_SECONDS)
+    except signing.BadSignature:  # SignatureExpired is a subclass
+        return None
+    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, str) for v in value):
+        return None
+    return value[0], value[1]
+
+
+def _image_type(head: bytes) -> str:
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    return "application/octet-stream"
+
+
+def serve_blob(request: HttpRequest, token: str) -> HttpResponse:
+    """GET /blobs/<token>: the screenshot bytes or the block-diff JSON, no key needed."""
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET"])
+    found = unsign(token)
+    if found is None:
+        return HttpResponse(
+            "This link is invalid or has expired.", status=403, content_type="text/plain"
+        )
+    kind, ref = found
+    if kind == SCREENSHOT:
+        try:
+            with default_storage.open(ref, "rb") as handle:
+                body = handle.read()
+        except (FileNotFoundError, OSError):
+            return HttpResponse("Not found.", status=404, content_type="text/plain")
+        response = HttpResponse(body, content_type=_image_type(body[:12]))
+    elif kind == BLOCKS and ref.isdigit():
+        blocks = selectors.change_blocks(int(ref))
+        if blocks is None:
+            return HttpResponse("Not found.", status=404, content_type="text/plain")
+        response = HttpResponse(orjson.dumps(blocks), content_type="application/json")
+    else:
+        return HttpResponse("Not found.", status=404, content_type="text/plain")
+    # The URL is a capability: keep it out of shared caches and referrers.
+    response["Cache-Control"] = "private, max-age=60"
+    response["Referrer-Policy"] = "no-referrer"
+    return response

@@ -1,0 +1,211 @@
+"""Fixtures for the `/v1` tests: a seeded history, blob storage in a temp dir, and clean
+rate-limit counters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+
+from accounts import ratelimit
+from accounts.models import Account
+from history.models import Change, Entry, PageState, Source, Update
+from tests.factories import ChangeFactory, EntryFactory, SourceFactory, UpdateFactory
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+
+
+@pytest.fixture(autouse=True)
+def blob_storage(settings: Any, tmp_path: Path) -> Path:
+    """Default storage in a temp dir, so snapshot bytes never touch var/."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path / "storage")},
+        },
+    }
+    return tmp_path / "storage"
+
+
+@pytest.fixture(autouse=True)
+def clean_rate_limits() -> Iterator[None]:
+    """Rate-limit counters start at zero (keys are per key id, which repeat across runs)."""
+
+    def flush() -> None:
+        if not settings.RATE_LIMIT_REDIS_URL:
+            return
+        client = redis.Redis.from_url(settings.RATE_LIMIT_REDIS_URL)
+        try:
+            names = list(client.scan_iter(match=f"{ratelimit.KEY_PREFIX}*", count=1000))
+            if names:
+                client.delete(*names)
+        except redis.RedisError:
+            pass
+
+    flush()
+    ratelimit.reset()
+    yield
+    ratelimit.reset()
+
+
+def make_state(
+    name: str, *, markdown: bool = True, html: bool = True, shot: bool = True
+) -> PageState:
+    """A PageState whose formats are real files in the default storage (shared by digest)."""
+    digest = name.ljust(64, "0")
+    existing = PageState.objects.filter(digest=digest).first()
+    if existing is not None:
+        return existing
+    names: dict[str, str | None] = {
+        "markdown_name": None,
+        "html_name": None,
+        "screenshot_name": None,
+    }
+    if markdown:
+        names["markdown_name"] = default_storage.save(
+            f"blobs/{name}.md", ContentFile(f"# {name}\n".encode())
+        )
+    if html:
+        names["html_name"] = default_storage.save(
+            f"blobs/{name}.html", ContentFile(f"<h1>{name}</h1>".encode())
+        )
+    if shot:
+        names["screenshot_name"] = default_storage.save(f"blobs/{name}.png", ContentFile(PNG))
+    return PageState.objects.create(digest=digest, created_at=1_000, **names)
+
+
+@dataclass
+class History:
+    """A small but complete history of one account (see `seed`)."""
+
+    source: Source
+    paused: Source
+    kettle: Entry
+    mug: Entry
+    stub: Entry
+    first: Change  # kettle and mug appear
+    second: Change  # kettle price 10 -> 12 (critical) plus a narration (minor); blocks
+    third: Change  # kettle renamed (importance NULL); its state was purged
+    updates: list[Update]
+
+
+def seed(account: Account) -> History:
+    source = SourceFactory(
+        account=account,
+        url="https://shop.example.com/kettles",
+        name="Kettles",
+        created_at=1_000,
+        last_fetch_time=5_000,
+        last_fetch_outcome="ok",
+        next_fetch_time=9_000,
+        entry_kinds=[{"name": "product", "hasPrice": True}],
+    )
+    paused = SourceFactory(
+        account=account,
+        url="https://jobs.example.com/",
+        name="",
+        status="autoPaused",
+        created_at=2_000,
+        last_fetch_time=4_000,
+        last_fetch_outcome="failed",
+        last_fetch_error_reason="timeout",
+        last_fetch_error_time=4_000,
+        consecutive_fetch_failures=5,
+    )
+    kettle = EntryFactory(
+        source=source,
+        identity_key="kettle",
+        title="Blue kettle",
+        url="https://shop.example.com/kettles/blue",
+        kind="product",
+        price=12.0,
+        currency="EUR",
+        image_url="https://shop.example.com/img/blue.png",
+        attributes={"stock": {"n": 3, "unit": "pcs"}, "color": {"s": "blue"}},
+        update_type="modified",
+        update_time=4_000,
+        created_at=1_000,
+    )
+    mug = EntryFactory(
+        source=source, identity_key="mug", title="Mug", update_time=1_000, created_at=1_000
+    )
+    stub = EntryFactory(
+        source=source, identity_key="stub", title="Loading", is_stub=True, update_time=9_999
+    )
+    s1, s2 = make_state("s1"), make_state("s2", html=False)
+    first = ChangeFactory(source=source, at=1_000, current_state=s1)
+    second = ChangeFactory(
+        source=source,
+        at=3_000,
+        current_state=s2,
+        previous_state=s1,
+        body_total_additions=4,
+        body_total_deletions=1,
+        meta_additions=1,
+        blocks={"blocks": [{"id": "b1", "op": "changed"}]},
+    )
+    third = ChangeFactory(source=source, at=4_000, current_state=None, previous_state=s2)
+    updates = [
+        UpdateFactory(
+            entry=kettle,
+            change=first,
+            at=1_000,
+            update_type="new",
+            field=None,
+            value_change=None,
+            importance="material",
+        ),
+        UpdateFactory(
+            entry=mug,
+            change=first,
+            at=1_000,
+            update_type="new",
+            field=None,
+            value_change=None,
+            importance="minor",
+        ),
+        UpdateFactory(
+            entry=kettle,
+            change=second,
+            at=3_000,
+            field="price",
+            importance="critical",
+            value_change={"type": "number", "previous": 10.0, "current": 12.0, "unit": "EUR"},
+        ),
+        UpdateFactory(
+            entry=kettle,
+            change=second,
+            at=3_000,
+            field=None,
+            value_change=None,
+            importance="minor",
+            headline="Now with a lid",
+            description="Lid added",
+            start_block_id="b1",
+            end_block_id="b2",
+            block_id="b1",
+        ),
+        UpdateFactory(
+            entry=kettle,
+            change=third,
+            at=4_000,
+            field="title",
+            importance=None,
+            value_change={"type": "string", "previous": "Kettle", "current": "Blue kettle"},
+        ),
+    ]
+    made: list[Any] = [source, paused, kettle, mug, stub, first, second, third, updates]
+    return History(*made)
+
+
+@pytest.fixture
+def history(account: Account) -> History:
+    return seed(account)
