@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.core.management import call_command
@@ -35,8 +35,8 @@ def run_generate(**options: Any) -> dict[str, str]:
     """Run the command and return the labelled lines of its summary."""
     out = io.StringIO()
     call_command("generate", stdout=out, stderr=io.StringIO(), **{**SMALL, **options})
-    return dict(re.findall(r"^(API key|Biggest account|Hot entry|Hot source): (.*)$",
-                           out.getvalue(), re.M))  # fmt: skip
+    labels = r"^(API key|Biggest account|Hot entry|Hot source): (.*)$"
+    return dict(re.findall(labels, out.getvalue(), re.M))
 
 
 def test_writes_exactly_the_requested_updates_with_the_biggest_share() -> None:
@@ -124,14 +124,21 @@ def test_value_changes_have_the_shapes_the_api_serves() -> None:
             if update_type == "modified":  # a narration
                 assert headline
             else:
-                assert update_type in ("new", "removed") and headline is None
+                assert update_type in ("new", "removed")
+                assert headline is None
             continue
-        assert update_type == "modified" and headline is None
+        assert update_type == "modified"
+        assert headline is None
+        assert change is not None
         kind = change["type"]
         seen_types.add((field, kind))
-        expected = {"number": (int, float), "string": str, "boolean": bool}[kind]
-        assert isinstance(change["current"], expected)
-        assert isinstance(change["previous"], expected)
+        expected: dict[str, type | tuple[type, ...]] = {
+            "number": (int, float),
+            "string": str,
+            "boolean": bool,
+        }
+        assert isinstance(change["current"], expected[kind])
+        assert isinstance(change["previous"], expected[kind])
         assert change["previous"] != change["current"]
         if kind == "number":
             assert set(change) == {"type", "previous", "current", "unit"}
@@ -176,14 +183,15 @@ def test_printed_key_authenticates_for_the_biggest_account() -> None:
     assert row.revoked_at is None
     assert row.account.slug == "gen-000"
     assert row.scopes == ["read"]
-    assert row.rate_limit is not None and row.rate_limit >= 1_000_000
+    assert row.rate_limit is not None
+    assert row.rate_limit >= 1_000_000
 
 
 def test_ids_and_sequences_are_usable_after_generate() -> None:
     run_generate()
     top = {m: m.objects.aggregate(m=Max("id"))["m"] for m in (Source, Entry, Change, Update)}
 
-    update = UpdateFactory()  # a new source, entry, change and update through the ORM
+    update = cast(Update, UpdateFactory())  # a new source, entry, change and update through the ORM
 
     assert update.pk > top[Update]
     assert update.entry.pk > top[Entry]
@@ -236,7 +244,9 @@ def test_bulk_create_fallback_writes_the_same_consistent_history() -> None:
     assert Update.objects.filter(account__slug="gen-000").count() == 600
     assert Update.objects.exclude(source_id=F("entry__source_id")).count() == 0
     assert Update.objects.exclude(at=F("change__at")).count() == 0
+    assert report.hot_entry_id is not None
     assert Update.objects.filter(entry_id=report.hot_entry_id).count() == 50
     # Explicit ids were given, so the sequences were moved past them.
     top_entry = Entry.objects.aggregate(m=Max("id"))["m"]
-    assert UpdateFactory().entry.pk > top_entry
+    update = cast(Update, UpdateFactory())
+    assert update.entry.pk > top_entry
