@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -544,11 +545,61 @@ def _attribute_change(
     return change, type_changed
 
 
+_STORED_FIELDS = (
+    "id",
+    "identity_key",
+    "title",
+    "url",
+    "kind",
+    "price",
+    "currency",
+    "image_url",
+    "attributes",
+    "is_stub",
+    "read",
+    "update_type",
+    "update_time",
+)
+
+
+class _Stored:
+    """A stored entry as plain attributes: building ORM instances costs more than the rest."""
+
+    __slots__ = _STORED_FIELDS
+    id: int
+    identity_key: str
+    title: str
+    url: str | None
+    kind: str | None
+    price: float | None
+    currency: str | None
+    image_url: str | None
+    attributes: dict[str, Any]
+    is_stub: bool
+    read: bool
+    update_type: str
+    update_time: int
+
+    def __init__(self, row: tuple[Any, ...]) -> None:
+        for name, value in zip(_STORED_FIELDS, row, strict=True):
+            setattr(self, name, value)
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+    def as_model(self) -> Entry:
+        return Entry(**{name: getattr(self, name) for name in _STORED_FIELDS})
+
+
+_Row = Entry | _Stored
+
+
 @dataclass
 class _Pending:
     """An Update to write once its entry has a primary key."""
 
-    entry: Entry
+    entry: _Row
     update_type: str
     importance: str | None
     field: str | None = None
@@ -562,25 +613,26 @@ def _reconcile(
     at: int,
     rules: importance_rules.RuleSet,
     result: IngestResult,
-) -> tuple[list[Entry], dict[str, Entry], list[_Pending], dict[str, Entry], set[str]]:
+) -> tuple[list[Entry], dict[str, _Stored], list[_Pending], dict[str, _Row], set[str]]:
     """Compare the fetch with the stored entries in memory, with no per-entry query.
 
     Returns the entries to create, the stored entries to rewrite (by key), the updates to
     record, every entry of the fetch by key, and the keys of entries given an update.
     """
-    stored = {e.identity_key: e for e in Entry.objects.filter(source=source)}
+    rows = Entry.objects.filter(source_id=source.pk).values_list(*_STORED_FIELDS)
+    stored = {row[1]: _Stored(row) for row in rows}
     to_create: list[Entry] = []
-    to_update: dict[str, Entry] = {}
+    to_update: dict[str, _Stored] = {}
     pending: list[_Pending] = []
-    seen: dict[str, Entry] = {}
+    seen: dict[str, _Row] = {}
     touched: set[str] = set()
 
     for doc in entries:
         entry = stored.get(doc.key)
         if entry is None:
-            entry = Entry(
+            created = Entry(
                 account_id=source.account_id,
-                source=source,
+                source_id=source.pk,
                 identity_key=doc.key,
                 title=doc.title,
                 url=doc.url,
@@ -595,10 +647,10 @@ def _reconcile(
                 update_time=at,
                 created_at=at,
             )
-            to_create.append(entry)
-            seen[doc.key] = entry
+            to_create.append(created)
+            seen[doc.key] = created
             if not doc.stub:
-                pending.append(_Pending(entry, UpdateType.NEW, rules.for_new()))
+                pending.append(_Pending(created, UpdateType.NEW, rules.for_new()))
                 result.entries_new += 1
                 touched.add(doc.key)
             continue
@@ -694,6 +746,52 @@ def _reconcile(
     return to_create, to_update, pending, seen, touched
 
 
+def _update_entries(entries: list[_Stored]) -> None:
+    """Rewrite reconciled entries in one statement per batch.
+
+    Django's bulk_update builds a CASE per column and row, which takes seconds for a few
+    thousand rows; on PostgreSQL one UPDATE joined to unnest()ed arrays does the same in
+    milliseconds. Other databases (SQLite, the embedded default) use bulk_update.
+    """
+    if not entries:
+        return
+    if connection.vendor != "postgresql":
+        models = [e.as_model() for e in entries]
+        Entry.objects.bulk_update(models, _ENTRY_WRITE_FIELDS, batch_size=_BATCH)
+        return
+    table = connection.ops.quote_name(Entry._meta.db_table)
+    sql = (
+        f"UPDATE {table} AS e SET title = v.title, url = v.url, kind = v.kind, "  # noqa: S608
+        "price = v.price, currency = v.currency, image_url = v.image_url, "
+        "attributes = v.attributes::jsonb, is_stub = v.is_stub, read = v.read, "
+        "update_type = v.update_type, update_time = v.update_time "
+        "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::float8[], "
+        "%s::text[], %s::text[], %s::text[], %s::bool[], %s::bool[], %s::text[], %s::bigint[]) "
+        "AS v(id, title, url, kind, price, currency, image_url, attributes, is_stub, read, "
+        "update_type, update_time) WHERE e.id = v.id"
+    )
+    with connection.cursor() as cursor:
+        for start in range(0, len(entries), _BATCH):
+            batch = entries[start : start + _BATCH]
+            cursor.execute(
+                sql,
+                [
+                    [e.pk for e in batch],
+                    [e.title for e in batch],
+                    [e.url for e in batch],
+                    [e.kind for e in batch],
+                    [e.price for e in batch],
+                    [e.currency for e in batch],
+                    [e.image_url for e in batch],
+                    [json.dumps(e.attributes or {}) for e in batch],
+                    [e.is_stub for e in batch],
+                    [e.read for e in batch],
+                    [e.update_type for e in batch],
+                    [e.update_time for e in batch],
+                ],
+            )
+
+
 @transaction.atomic
 def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> IngestResult:
     """Write one fetch, all or nothing. Raises IngestError for an unknown account."""
@@ -782,14 +880,15 @@ def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> Inges
             touched.add(narration.key)
             result.entries_modified += 1
             entry.update_type, entry.update_time, entry.read = UpdateType.MODIFIED, at, False
+            # Untouched entries are stored ones: new entries are always touched.
+            assert isinstance(entry, _Stored)
             to_update.setdefault(narration.key, entry)
         pending.append(
             _Pending(entry, UpdateType.MODIFIED, narration.importance, narration=narration)
         )
 
     Entry.objects.bulk_create(to_create, batch_size=_BATCH)
-    if to_update:
-        Entry.objects.bulk_update(list(to_update.values()), _ENTRY_WRITE_FIELDS, batch_size=_BATCH)
+    _update_entries(list(to_update.values()))
 
     rows = []
     for item in pending:
