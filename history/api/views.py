@@ -43,6 +43,11 @@ class ReadViewSet(viewsets.ViewSet):
 
     throttle_classes: Sequence[type[BaseThrottle]] = (ApiKeyRateThrottle,)
 
+    @property
+    def allowed_methods(self) -> list[str]:
+        """What DRF writes into `Allow` on every response: HEAD is not served (DESIGN 5)."""
+        return ["GET", "OPTIONS"]
+
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # The method is checked first so that 405 never depends on the key (DESIGN 5).
         if request.method not in ("GET", "OPTIONS"):
