@@ -89,6 +89,7 @@ class Plan:
     snapshots: bool = True
     key_rate_limit: int = 1_000_000_000
     batch_size: int = 50_000
+    rebuild_indexes: bool = False
 
     def budgets(self) -> list[int]:
         """Updates per account; the first account is the biggest."""
@@ -191,8 +192,60 @@ class PostgresWriter:
     method = "COPY"
     finish_label = "foreign keys"
 
-    def __init__(self) -> None:
+    def __init__(self, *, rebuild_indexes: bool = False) -> None:
         self._sequences: dict[type[models.Model], str] = {}
+        self.rebuild_indexes = rebuild_indexes
+        if rebuild_indexes:
+            self.method = "COPY, indexes rebuilt"
+            self.finish_label = "indexes + FKs"
+        self._dropped: list[str] = []  # DDL that puts back what prepare() dropped
+
+    def prepare(self, models_written: Sequence[type[models.Model]]) -> None:
+        """With rebuild_indexes: drop secondary indexes and foreign keys of the tables.
+
+        Loading into bare tables and then building each index with one sort, and checking
+        each foreign key with one join, is what pg_restore does; it is several times faster
+        than maintaining 9 indexes and 4 row-by-row key checks per update. Everything
+        happens inside the one transaction, so a failure puts the schema back as it was;
+        the tables are locked (ACCESS EXCLUSIVE) until commit.
+        """
+        if not self.rebuild_indexes:
+            return
+        tables = [m._meta.db_table for m in models_written]
+        with connection.cursor() as cursor:
+            # ALTER TABLE refuses tables with pending deferred key checks: run them first.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+            cursor.execute(
+                """
+                SELECT c.conname, c.conrelid::regclass::text, pg_get_constraintdef(c.oid)
+                FROM pg_constraint c
+                WHERE c.contype = 'f' AND c.conrelid = ANY(%s::regclass[])
+                ORDER BY c.conname
+                """,
+                [tables],
+            )
+            foreign_keys = cursor.fetchall()
+            cursor.execute(
+                """
+                SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
+                FROM pg_index i
+                WHERE i.indrelid = ANY(%s::regclass[])
+                  AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+                ORDER BY 1
+                """,
+                [tables],
+            )
+            indexes = cursor.fetchall()
+            for name, table, _ in foreign_keys:
+                cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
+            for name, _ in indexes:
+                cursor.execute(f"DROP INDEX {name}")
+            # Indexes first, so that the foreign-key checks can use them.
+            self._dropped = [ddl for _, ddl in indexes] + [
+                f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {ddl}'
+                for name, table, ddl in foreign_keys
+            ]
 
     @staticmethod
     def encode_json(value: Any) -> Any:
@@ -227,9 +280,15 @@ class PostgresWriter:
                     write_row(row)
 
     def finish(self, models_written: Sequence[type[models.Model]]) -> None:
-        # The foreign keys are DEFERRABLE INITIALLY DEFERRED: check them all now, inside
-        # the transaction, so that a bug fails here rather than silently at commit.
         with connection.cursor() as cursor:
+            if self._dropped:
+                # Index builds sort in memory when they can (the default is 64 MB).
+                cursor.execute("SET LOCAL maintenance_work_mem = '512MB'")
+                for ddl in self._dropped:
+                    cursor.execute(ddl)  # ADD CONSTRAINT validates with one join
+                return
+            # The foreign keys are DEFERRABLE INITIALLY DEFERRED: check them all now, inside
+            # the transaction, so that a bug fails here rather than silently at commit.
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
@@ -273,6 +332,9 @@ class OrmWriter:
         attnames = [_field(model, n).attname for n in names]
         objs = [model(**dict(zip(attnames, row, strict=True))) for row in rows]
         model._default_manager.bulk_create(objs, batch_size=self._batch_size)
+
+    def prepare(self, models_written: Sequence[type[models.Model]]) -> None:
+        pass
 
     def finish(self, models_written: Sequence[type[models.Model]]) -> None:
         # Ids were given explicitly: move each table's sequence past them (on SQLite this
@@ -843,7 +905,11 @@ def generate(
     """
     plan.validate()
     if writer is None:
-        writer = PostgresWriter() if connection.vendor == "postgresql" else OrmWriter()
+        writer = (
+            PostgresWriter(rebuild_indexes=plan.rebuild_indexes)
+            if connection.vendor == "postgresql"
+            else OrmWriter()
+        )
     report = Report(vendor=f"{connection.vendor}, {writer.method}")
     say = progress or (lambda _msg: None)
     budgets = plan.budgets()
@@ -853,6 +919,8 @@ def generate(
         gen = _Generator(plan, writer, autopause_after)
         if plan.snapshots:
             gen.states = _page_states(gen.end_ms)
+        written = [Source, Entry, Change, Update]
+        writer.prepare(written)
         clocks = []
         for i, (account, budget) in enumerate(zip(accounts, budgets, strict=True)):
             sim = _AccountSim(gen, account.pk, i, budget, plan.hot_entry_updates if i == 0 else 0)
@@ -870,7 +938,6 @@ def generate(
         )
         report.timings["write"] = time.perf_counter() - started
         checked = time.perf_counter()
-        written = [Source, Entry, Change, Update]
         writer.finish(written)
         report.timings[writer.finish_label] = time.perf_counter() - checked
         row, plaintext = mint_key(account=accounts[0], name="generate (benchmark)", scopes=["read"])

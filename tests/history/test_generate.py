@@ -10,6 +10,7 @@ from typing import Any, cast
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 
 from accounts.keys import digest, is_well_formed
@@ -250,3 +251,29 @@ def test_bulk_create_fallback_writes_the_same_consistent_history() -> None:
     top_entry = Entry.objects.aggregate(m=Max("id"))["m"]
     update = cast(Update, UpdateFactory())
     assert update.entry.pk > top_entry
+
+
+def _schema(tables: list[str]) -> set[str]:
+    """Index and foreign-key definitions of the tables, as PostgreSQL reports them."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = ANY(%s::regclass[])"
+            " UNION ALL SELECT conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint"
+            " WHERE contype = 'f' AND conrelid = ANY(%s::regclass[])",
+            [tables, tables],
+        )
+        return {row[0] for row in cursor.fetchall()}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL load path")
+def test_rebuild_indexes_puts_back_every_index_and_foreign_key() -> None:
+    tables = ["history_source", "history_entry", "history_change", "history_update"]
+    before = _schema(tables)
+
+    lines = run_generate(rebuild_indexes=True)
+
+    assert _schema(tables) == before
+    assert len([d for d in before if "FOREIGN KEY" in d]) >= 11
+    assert Update.objects.count() == 5_000
+    assert Update.objects.exclude(source_id=F("entry__source_id")).count() == 0
+    assert ApiKey.objects.filter(digest=digest(lines["API key"]), revoked_at=None).exists()

@@ -58,6 +58,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--batch-size", type=int, default=d.batch_size)
         parser.add_argument(
+            "--rebuild-indexes",
+            action="store_true",
+            help="PostgreSQL: drop the tables' secondary indexes and foreign keys, load, then "
+            "rebuild them (faster for big loads; locks the tables until commit)",
+        )
+        parser.add_argument(
             "--no-snapshots",
             action="store_true",
             help="leave changes without captured page states",
@@ -78,6 +84,7 @@ class Command(BaseCommand):
             snapshots=not options["no_snapshots"],
             key_rate_limit=options["key_rate_limit"],
             batch_size=max(1_000, options["batch_size"]),
+            rebuild_indexes=options["rebuild_indexes"],
         )
         try:
             plan.validate()
