@@ -255,7 +255,10 @@ def post(
             "Connection": "close",
             **headers,
         }
-        conn.request("POST", target.path, body=body, headers=request_headers)
+        # preload_content=False: the body is read below, and only its first few KiB.
+        conn.request(
+            "POST", target.path, body=body, headers=request_headers, preload_content=False
+        )
         response = conn.getresponse()
         try:
             excerpt = response.read(MAX_RESPONSE_BYTES)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 from typing import Any
 
@@ -81,7 +82,7 @@ def test_it_records_the_attempts_the_policy_calls_for_each_answer(
             assert len(receivers[name].requests) == delivery.attempt_count, name
         # retries wait the configured delay (1 s in this test) between attempts
         gaps = [
-            (b.started_at - a.started_at).total_seconds() for a, b in zip(attempts, attempts[1:])
+            (b.started_at - a.started_at).total_seconds() for a, b in itertools.pairwise(attempts)
         ]
         assert all(gap >= 0.9 for gap in gaps), (name, gaps)
     assert seen == {name: (s, n, list(codes)) for name, (s, n, codes) in expected.items()}
