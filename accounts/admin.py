@@ -28,6 +28,7 @@ class AccountAdmin(admin.ModelAdmin):
     ordering = ("slug",)
     show_full_result_count = False
     paginator = EstimatedCountPaginator
+    show_facets = admin.ShowFacets.NEVER
 
 
 class KeyStatusFilter(admin.SimpleListFilter):
@@ -90,6 +91,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
     actions = ("revoke_selected",)
     show_full_result_count = False
     paginator = EstimatedCountPaginator
+    show_facets = admin.ShowFacets.NEVER
 
     @admin.display(boolean=True, description="active")
     def is_active(self, obj: ApiKey) -> bool:

@@ -30,6 +30,8 @@ def _ms(value: int | None) -> Any:
 class BigTableAdmin(admin.ModelAdmin):
     paginator = EstimatedCountPaginator
     show_full_result_count = False
+    # "Show counts" would run one COUNT per filter option over the whole table.
+    show_facets = admin.ShowFacets.NEVER
     list_per_page = 50
 
 
@@ -172,7 +174,7 @@ class UpdateAdmin(ReadOnlyAdmin):
         "update_type",
         "field",
         "importance",
-        "value_change",
+        "values",
     )
     list_select_related = ("entry", "source", "account")
     list_filter = (ImportanceFilter, "update_type")
@@ -182,6 +184,17 @@ class UpdateAdmin(ReadOnlyAdmin):
     @admin.display(description="at", ordering="at")
     def time(self, obj: Update) -> Any:
         return _ms(obj.at)
+
+    @admin.display(description="value change")
+    def values(self, obj: Update) -> str:
+        """`previous → current unit`, short enough for one table row."""
+        change = obj.value_change
+        if not isinstance(change, dict):
+            return obj.headline or "-"
+        text = f"{change.get('previous', '∅')} → {change.get('current', '∅')}"
+        if change.get("unit"):
+            text += f" {change['unit']}"
+        return text if len(text) <= 60 else text[:59] + "…"
 
 
 @admin.register(PageState)

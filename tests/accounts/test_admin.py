@@ -76,7 +76,7 @@ def test_lists_cost_the_same_queries_for_3_and_30_rows(
 @pytest.mark.parametrize("url", LISTS)
 def test_lists_never_count_a_whole_table(staff_client: Client, account: Account, url: str) -> None:
     _history(account, 3)
-    for query in (url, url + "?o=1"):
+    for query in (url, url + "?o=1", url + "?_facets=True"):
         with CaptureQueriesContext(connection) as captured:
             assert staff_client.get(query).status_code == 200
         for q in captured:
@@ -198,3 +198,12 @@ def test_changes_list_with_their_source(staff_client: Client, account: Account) 
     ChangeFactory(source=SourceFactory(account=account, name="Shop front"), outcome="failed")
     body = staff_client.get("/admin/history/change/?outcome__exact=failed").content.decode()
     assert "Shop front" in body
+
+
+def test_update_values_show_compactly(staff_client: Client, account: Account) -> None:
+    _update(
+        entry=EntryFactory(source=_source(account=account)),
+        value_change={"type": "number", "previous": 10.0, "current": 12.5, "unit": "EUR"},
+    )
+    body = staff_client.get("/admin/history/update/").content.decode()
+    assert "10.0 → 12.5 EUR" in body
