@@ -47,7 +47,7 @@ def since(request: Request) -> int | None:
             raise InvalidRequest("since is out of range.")
         return value
     try:
-        instant = datetime.fromisoformat(raw)
+        instant = datetime.fromisoformat(raw.upper())  # RFC 3339 allows a lowercase t and z
     except ValueError:
         instant = None
     # A date alone, or a time without offset, is not an instant: its meaning would depend

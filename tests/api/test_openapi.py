@@ -114,7 +114,9 @@ def test_it_documents_every_parameter(served):
 def test_it_documents_the_bearer_scheme_on_every_keyed_endpoint(served):
     assert served["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
     for path, item in served["paths"].items():
-        expected = [] if path == "/v1/openapi.json" else [{"bearerAuth": []}]
+        expected: list[dict[str, list[str]]] = (
+            [] if path == "/v1/openapi.json" else [{"bearerAuth": []}]
+        )
         assert item["get"]["security"] == expected
 
 
