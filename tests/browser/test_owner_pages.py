@@ -25,7 +25,7 @@ def _get(url: str, key: str) -> tuple[int, dict[str, str], bytes]:
     """GET with the key from the test itself, as an agent would."""
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key}"})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
