@@ -3,7 +3,8 @@
 Ingestion classifies every update it records with `classify()`; views never guess. The
 rules are a plain dict (JSON-compatible) so that operators can change them without code:
 `settings.IMPORTANCE_RULES` (env `IMPORTANCE_RULES`, a JSON object) is merged over
-`DEFAULT_RULES` key by key, and the `fields` map is merged name by name. docs/ingest.md
+`DEFAULT_RULES` key by key (the `price` and `number` objects and the `fields` map are
+merged one level deeper). docs/ingest.md
 describes every key.
 
 A rule's value is an importance (`critical`, `material`, `minor`) or `null`, which records
@@ -153,6 +154,10 @@ def _number_rule(value: Any, where: str) -> NumberRule:
 def build_rules(overrides: Mapping[str, Any] | None = None) -> RuleSet:
     """The default rules with `overrides` merged over them (and over `fields` by name)."""
     merged = {**DEFAULT_RULES, **(overrides or {})}
+    # Number rules merge key by key too, so overriding `thresholds` keeps `appeared`.
+    for name in ("price", "number"):
+        if isinstance(merged[name], Mapping):
+            merged[name] = {**DEFAULT_RULES[name], **merged[name]}
     unknown = set(merged) - set(DEFAULT_RULES)
     if unknown:
         raise ImportanceRuleError(f"IMPORTANCE_RULES: unknown key(s) {', '.join(sorted(unknown))}")
@@ -160,9 +165,11 @@ def build_rules(overrides: Mapping[str, Any] | None = None) -> RuleSet:
     fields: dict[str, str | NumberRule | None] = {}
     for name, rule in fields_in.items():
         where = f"IMPORTANCE_RULES.fields.{name}"
-        fields[name] = (
-            _number_rule(rule, where) if isinstance(rule, Mapping) else _importance(rule, where)
-        )
+        if isinstance(rule, Mapping):
+            # A field's number rule fills its missing keys from the `number` rule.
+            fields[name] = _number_rule({**merged["number"], **rule}, where)
+        else:
+            fields[name] = _importance(rule, where)
     return RuleSet(
         new=_importance(merged["new"], "IMPORTANCE_RULES.new"),
         removed=_importance(merged["removed"], "IMPORTANCE_RULES.removed"),

@@ -26,7 +26,11 @@ def fetch_doc(account: str, entries: list[dict[str, Any]] | None = None, **extra
     """A fetch document for https://shop.example.com/list with the given entries."""
     doc: dict[str, Any] = {
         "account": account,
-        "source": {"url": "https://shop.example.com/list", "name": "Shop", "monitoringFrequency": 30},
+        "source": {
+            "url": "https://shop.example.com/list",
+            "name": "Shop",
+            "monitoringFrequency": 30,
+        },
     }
     if entries is not None:
         doc["entries"] = entries

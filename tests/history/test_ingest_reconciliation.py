@@ -72,7 +72,9 @@ def test_entries_gone_from_an_ok_fetch_are_removed_once(account):
     removed = ingest(fetch_doc("acme", [item("a")]))
     again = ingest(fetch_doc("acme", [item("a")]))
 
-    assert [(u.update_type, u.entry.identity_key) for u in updates_of(removed)] == [("removed", "b")]
+    assert [(u.update_type, u.entry.identity_key) for u in updates_of(removed)] == [
+        ("removed", "b")
+    ]
     assert again.update_ids == []
     assert Entry.objects.get(identity_key="b").update_type == "removed"
 
@@ -109,14 +111,22 @@ def test_identity_falls_back_to_url_then_title(account):
 @pytest.mark.parametrize(
     ("before", "after", "expected"),
     [
-        ({"n": 4}, {"n": 6, "unit": "GB"}, {"type": "number", "previous": 4, "current": 6, "unit": "GB"}),
+        (
+            {"n": 4},
+            {"n": 6, "unit": "GB"},
+            {"type": "number", "previous": 4, "current": 6, "unit": "GB"},
+        ),
         ({"s": "red"}, {"s": "blue"}, {"type": "string", "previous": "red", "current": "blue"}),
         ({"b": True}, {"b": False}, {"type": "boolean", "previous": True, "current": False}),
         # A value changing type is recorded in its new type, without `previous`.
         ({"s": "12"}, {"n": 12}, {"type": "number", "current": 12}),
         ({"n": 1}, {"b": True}, {"type": "boolean", "current": True}),
         # A string attribute's unit is kept on the entry but not on the value change.
-        ({"s": "a", "unit": "x"}, {"s": "b", "unit": "x"}, {"type": "string", "previous": "a", "current": "b"}),
+        (
+            {"s": "a", "unit": "x"},
+            {"s": "b", "unit": "x"},
+            {"type": "string", "previous": "a", "current": "b"},
+        ),
     ],
 )
 def test_attribute_changes_are_typed(account, before, after, expected):
@@ -189,7 +199,14 @@ def test_url_kind_and_image_changes_are_stored_without_an_update(account):
     result = ingest(
         fetch_doc(
             "acme",
-            [item("a", url="https://s.example.com/2", kind="boot", imageUrl="https://i.example.com/x.png")],
+            [
+                item(
+                    "a",
+                    url="https://s.example.com/2",
+                    kind="boot",
+                    imageUrl="https://i.example.com/x.png",
+                )
+            ],
         )
     )
 
@@ -204,16 +221,23 @@ def test_url_kind_and_image_changes_are_stored_without_an_update(account):
 
 
 def test_unicode_titles_keys_and_values_round_trip(account):
-    ingest(fetch_doc("acme", [item("café-☕", "Crème brûlée 🍮", attributes={"größe": {"s": "groß"}})]))
+    ingest(
+        fetch_doc("acme", [item("café-☕", "Crème brûlée 🍮", attributes={"größe": {"s": "groß"}})])
+    )
 
     result = ingest(
-        fetch_doc("acme", [item("café-☕", "Crème brûlée 🍮🔥", attributes={"größe": {"s": "klein"}})])
+        fetch_doc(
+            "acme", [item("café-☕", "Crème brûlée 🍮🔥", attributes={"größe": {"s": "klein"}})]
+        )
     )
 
     entry = Entry.objects.get()
     assert entry.identity_key == "café-☕"
     assert [(u.field, u.value_change) for u in updates_of(result)] == [
-        ("title", {"type": "string", "previous": "Crème brûlée 🍮", "current": "Crème brûlée 🍮🔥"}),
+        (
+            "title",
+            {"type": "string", "previous": "Crème brûlée 🍮", "current": "Crème brûlée 🍮🔥"},
+        ),
         ("größe", {"type": "string", "previous": "groß", "current": "klein"}),
     ]
 

@@ -46,10 +46,13 @@ def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]],
         if not raw.strip():
             continue  # blank lines (e.g. a trailing newline) carry no fetch
         try:
-            obj = json.loads(raw)
+            # Decoded here, not by json.loads, which would guess UTF-16/32 from the bytes.
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as exc:
             problems.append(f"line {number}: not UTF-8 ({exc.reason} at byte {exc.start})")
             continue
+        try:
+            obj = json.loads(text)
         except json.JSONDecodeError as exc:
             problems.append(f"line {number}: malformed JSON: {exc.msg} at column {exc.colno}")
             continue

@@ -1,0 +1,96 @@
+"""Page states: content-addressed blobs shared across accounts, and body diff counts."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pytest
+
+from history import pagestate
+from history.ingest import ingest
+from history.models import Change, PageState
+from tests.history.conftest import fetch_doc
+
+pytestmark = pytest.mark.django_db
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
+SNAPSHOT = {
+    "markdown": "# Shop\n\n- Mug 5 €\n",
+    "html": "<h1>Shop</h1><ul><li>Mug 5 €</li></ul>",
+    "screenshot": base64.b64encode(PNG).decode(),
+}
+
+
+def change_of(result: Any) -> Change:
+    return Change.objects.select_related("current_state", "previous_state").get(pk=result.change_id)
+
+
+def test_the_same_capture_from_two_accounts_is_one_row_and_one_blob_per_format(
+    account, other_account, tmp_storage
+):
+    one = ingest(fetch_doc("acme", [{"title": "Mug"}], snapshot=SNAPSHOT))
+    two = ingest(fetch_doc("rival", [{"title": "Mug"}], snapshot=SNAPSHOT))
+
+    assert PageState.objects.count() == 1
+    assert change_of(one).current_state_id == change_of(two).current_state_id
+    blobs = sorted(p.relative_to(tmp_storage) for p in tmp_storage.rglob("*") if p.is_file())
+    assert len(blobs) == 3
+    assert all(str(b).startswith("blobs/") for b in blobs)
+    state = PageState.objects.get()
+    assert pagestate.read_blob(state.markdown_name).decode() == SNAPSHOT["markdown"]
+    assert pagestate.read_blob(state.html_name).decode() == SNAPSHOT["html"]
+    assert pagestate.read_blob(state.screenshot_name) == PNG
+    sha = pagestate.sha256(SNAPSHOT["markdown"].encode())
+    assert state.markdown_name == f"blobs/{sha[:2]}/{sha}"
+
+
+def test_a_change_points_at_the_previous_ok_fetch_state(account, tmp_storage):
+    first = ingest(fetch_doc("acme", [{"title": "Mug"}], snapshot={"markdown": "a\n"}))
+    failed = ingest(fetch_doc("acme", outcome="failed"))
+    second = ingest(fetch_doc("acme", [{"title": "Mug"}], snapshot={"markdown": "b\n"}))
+
+    assert change_of(first).previous_state is None
+    assert change_of(failed).current_state is None
+    assert change_of(second).previous_state_id == change_of(first).current_state_id
+    assert change_of(second).current_state_id != change_of(first).current_state_id
+
+
+def test_body_diff_counts_are_derived_from_the_markdown_lines(account, tmp_storage):
+    first = ingest(fetch_doc("acme", [{"title": "A"}], snapshot={"markdown": "# T\none\ntwo\n"}))
+    second = ingest(
+        fetch_doc("acme", [{"title": "A"}], snapshot={"markdown": "# T\none\nTWO\nthree\n"})
+    )
+
+    c1, c2 = change_of(first), change_of(second)
+    assert (c1.body_total_additions, c1.body_total_deletions) == (3, 0)  # all new
+    assert (c2.body_total_additions, c2.body_total_deletions) == (2, 1)  # TWO, three / two
+    assert (c2.meta_additions, c2.meta_deletions) == (0, 0)
+
+
+def test_given_diff_counts_are_stored_as_given(account, tmp_storage):
+    diff = {"bodyTotalAdditions": 7, "bodyTotalDeletions": 2, "metaAdditions": 1}
+
+    result = ingest(fetch_doc("acme", [{"title": "A"}], snapshot={"markdown": "x\n"}, diff=diff))
+
+    change = change_of(result)
+    assert (
+        change.body_total_additions,
+        change.body_total_deletions,
+        change.meta_additions,
+        change.meta_deletions,
+    ) == (7, 2, 1, 0)
+
+
+def test_line_diff_counts_handles_no_previous_and_identical_text():
+    assert pagestate.line_diff_counts(None, "a\nb") == (2, 0)
+    assert pagestate.line_diff_counts("a\nb", "a\nb") == (0, 0)
+    assert pagestate.line_diff_counts("a\nb\nc", "a\nc") == (0, 1)
+
+
+def test_a_fetch_without_snapshot_has_no_state_and_zero_counts(account, tmp_storage):
+    result = ingest(fetch_doc("acme", [{"title": "A"}]))
+
+    change = change_of(result)
+    assert change.current_state is None
+    assert (change.body_total_additions, change.body_total_deletions) == (0, 0)
