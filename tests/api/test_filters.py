@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.api.conftest import History
@@ -61,7 +63,7 @@ def test_an_unparseable_since_answers_400(client, auth, timed, since):
 def test_polling_with_the_newest_at_returns_it_again_and_everything_newer(client, auth, timed):
     newest = client.get("/v1/updates", headers=auth).json()["data"][0]
     entry = timed[0].entry
-    later = UpdateFactory(entry=entry, at=newest["at"] + 10)
+    later: Any = UpdateFactory(entry=entry, at=newest["at"] + 10)
     ids = [
         u["id"]
         for u in client.get("/v1/updates", {"since": newest["at"]}, headers=auth).json()["data"]
