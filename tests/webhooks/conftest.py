@@ -17,13 +17,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 
+from accounts.models import Account
 from history.ingest import ingest
+from tests.factories import AccountFactory
 from webhooks import signing
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
@@ -221,7 +223,7 @@ def purge_queues() -> None:
 
     with app.connection_for_write() as conn:
         for queue in ("celery", "webhooks"):
-            conn.default_channel.queue_purge(queue)
+            conn.default_channel.queue_purge(queue)  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")
@@ -254,6 +256,10 @@ def worker(_session_worker: Worker, transactional_db: Any, settings: Any) -> Ite
 
 
 # --- Data helpers --------------------------------------------------------------------------
+
+
+def make_account(**fields: Any) -> Account:
+    return cast(Account, AccountFactory(**fields))
 
 
 def add_endpoint(account: Any, url: str, description: str = "") -> tuple[WebhookEndpoint, str]:

@@ -13,11 +13,12 @@ import pytest
 from history.ids import encode
 from history.models import Update
 from history.selectors import feed_updates_by_ids
-from tests.factories import AccountFactory, api_key
+from tests.factories import api_key
 from tests.webhooks.conftest import (
     add_endpoint,
     closed_port_url,
     ingest_prices,
+    make_account,
     wait_finished,
 )
 from webhooks.models import WebhookDelivery
@@ -54,7 +55,7 @@ CASES: dict[str, tuple[list[Any], str, int, list[Any]]] = {
 def test_it_records_the_attempts_the_policy_calls_for_each_answer(
     worker: Any, receiver: Any
 ) -> None:
-    account = AccountFactory()
+    account = make_account()
     receivers = {}
     endpoints = {}
     for name, (script, *_rest) in CASES.items():
@@ -91,7 +92,7 @@ def test_it_records_the_attempts_the_policy_calls_for_each_answer(
 def test_the_requests_are_signed_identical_across_attempts_and_carry_the_feed_update(
     worker: Any, receiver: Any, client: Any
 ) -> None:
-    account = AccountFactory()
+    account = make_account()
     rec = receiver(503, 503, 200)
     _, secret = add_endpoint(account, rec.url)
     [update_id] = ingest_prices(account, {"a": 10.0})

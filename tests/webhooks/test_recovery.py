@@ -11,8 +11,13 @@ import pytest
 
 from config.celery import app
 from history.models import Update
-from tests.factories import AccountFactory
-from tests.webhooks.conftest import add_endpoint, ingest_prices, wait_finished, wait_until
+from tests.webhooks.conftest import (
+    add_endpoint,
+    ingest_prices,
+    make_account,
+    wait_finished,
+    wait_until,
+)
 from webhooks import tasks
 from webhooks.models import WebhookDelivery
 
@@ -22,27 +27,27 @@ pytestmark = [pytest.mark.worker]
 def _reset_producers() -> None:
     # The app caches its connection and producer pools; drop them so the next publish
     # connects to the current broker_url.
-    app._pool = None
-    app.amqp._producer_pool = None
+    app._pool = None  # type: ignore[attr-defined]
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
 
 @contextmanager
 def broker_unreachable() -> Iterator[None]:
     """Point this process's Celery producers at a port where no broker listens."""
     good = app.conf.broker_write_url
-    app.conf.broker_write_url = "redis://127.0.0.1:1/0"
+    app.conf.update(broker_write_url="redis://127.0.0.1:1/0")
     _reset_producers()
     try:
         yield
     finally:
-        app.conf.broker_write_url = good
+        app.conf.update(broker_write_url=good)
         _reset_producers()
 
 
 def test_updates_survive_a_broker_outage_and_the_sweeper_delivers_them(
     worker: Any, receiver: Any
 ) -> None:
-    account = AccountFactory()
+    account = make_account()
     rec = receiver(200)
     add_endpoint(account, rec.url)
 
@@ -67,7 +72,7 @@ def test_updates_survive_a_broker_outage_and_the_sweeper_delivers_them(
 def test_a_delivery_completes_after_its_worker_is_killed_mid_attempt(
     worker: Any, receiver: Any
 ) -> None:
-    account = AccountFactory()
+    account = make_account()
     rec = receiver(("sleep", 1.5, 200), 200)
     add_endpoint(account, rec.url)
     ingest_prices(account, {"a": 1.0})
@@ -82,8 +87,9 @@ def test_a_delivery_completes_after_its_worker_is_killed_mid_attempt(
     worker.start()
     # A live claim is never taken over: the sweeper waits for the lease to run out.
     assert tasks.sweep() == 0
-    assert delivery.lease_until is not None
-    wait_until(lambda: time.time() > delivery.lease_until.timestamp() + 0.1, 10, "the lease")
+    lease_until = delivery.lease_until
+    assert lease_until is not None
+    wait_until(lambda: time.time() > lease_until.timestamp() + 0.1, 10, "the lease")
     assert tasks.sweep() == 1
     [delivery] = wait_finished([delivery.pk])
 
@@ -98,7 +104,7 @@ def test_a_delivery_completes_after_its_worker_is_killed_mid_attempt(
 
 
 def test_duplicate_messages_and_sweeps_do_not_send_twice(worker: Any, receiver: Any) -> None:
-    account = AccountFactory()
+    account = make_account()
     rec = receiver(200)
     add_endpoint(account, rec.url)
     ingest_prices(account, {"a": 1.0})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 from unittest import mock
 
 import orjson
@@ -16,16 +16,17 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from history import ids
+from history.models import Update
 from history.signals import updates_recorded
-from tests.factories import AccountFactory, UpdateFactory
-from tests.webhooks.conftest import add_endpoint
+from tests.factories import UpdateFactory
+from tests.webhooks.conftest import add_endpoint, make_account
 from webhooks import crypto, delivery, signing, tasks
 from webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 
 def _record(account: Any, count: int = 1) -> list[int]:
     """Write updates and announce them the way history.ingest does, inside one transaction."""
-    updates = [UpdateFactory(entry__source__account=account) for _ in range(count)]
+    updates = [cast(Update, UpdateFactory(entry__source__account=account)) for _ in range(count)]
     ids = [u.pk for u in updates]
     updates_recorded.send(sender=None, account_id=account.pk, update_ids=ids)
     return ids
@@ -35,12 +36,12 @@ def _record(account: Any, count: int = 1) -> list[int]:
 def test_the_outbox_writes_one_delivery_per_active_endpoint_per_update(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    account = AccountFactory()
+    account = make_account()
     first, _ = add_endpoint(account, "https://a.example.com/h")
     second, _ = add_endpoint(account, "https://b.example.com/h")
     off, _ = add_endpoint(account, "https://c.example.com/h")
     WebhookEndpoint.objects.filter(pk=off.pk).update(active=False)
-    _other, _ = add_endpoint(AccountFactory(), "https://d.example.com/h")
+    _other, _ = add_endpoint(make_account(), "https://d.example.com/h")
 
     with (
         mock.patch.object(tasks, "enqueue", return_value=True) as enqueue,
@@ -66,7 +67,7 @@ def test_the_outbox_writes_one_delivery_per_active_endpoint_per_update(
 
 @pytest.mark.django_db
 def test_outbox_rows_roll_back_with_the_ingestion_transaction() -> None:
-    account = AccountFactory()
+    account = make_account()
     add_endpoint(account, "https://a.example.com/h")
 
     def ingestion_that_fails_after_the_signal() -> None:
@@ -84,7 +85,7 @@ def test_outbox_rows_roll_back_with_the_ingestion_transaction() -> None:
 def test_a_broker_failure_at_enqueue_is_logged_and_leaves_the_row_for_the_sweeper(
     caplog: pytest.LogCaptureFixture, django_capture_on_commit_callbacks: Any
 ) -> None:
-    account = AccountFactory()
+    account = make_account()
     add_endpoint(account, "https://a.example.com/h")
     with (
         mock.patch.object(tasks.deliver, "apply_async", side_effect=OperationalError("down")),
@@ -100,7 +101,7 @@ def test_a_broker_failure_at_enqueue_is_logged_and_leaves_the_row_for_the_sweepe
 
 @pytest.mark.django_db
 def test_a_claim_is_taken_once() -> None:
-    account = AccountFactory()
+    account = make_account()
     endpoint, _ = add_endpoint(account, "https://a.example.com/h")
     row = WebhookDelivery.objects.create(
         endpoint=endpoint, event_id="upd_x", body=b"{}", next_attempt_at=timezone.now()
@@ -116,7 +117,7 @@ def test_a_claim_is_taken_once() -> None:
 
 @pytest.mark.django_db
 def test_a_delivery_not_yet_due_or_finished_is_not_claimed() -> None:
-    endpoint, _ = add_endpoint(AccountFactory(), "https://a.example.com/h")
+    endpoint, _ = add_endpoint(make_account(), "https://a.example.com/h")
     later = WebhookDelivery.objects.create(
         endpoint=endpoint,
         event_id="upd_later",
@@ -132,7 +133,7 @@ def test_a_delivery_not_yet_due_or_finished_is_not_claimed() -> None:
 
 @pytest.mark.django_db
 def test_a_disabled_endpoint_fails_its_pending_deliveries_without_sending() -> None:
-    endpoint, _ = add_endpoint(AccountFactory(), "https://a.example.com/h")
+    endpoint, _ = add_endpoint(make_account(), "https://a.example.com/h")
     row = WebhookDelivery.objects.create(
         endpoint=endpoint, event_id="upd_x", body=b"{}", next_attempt_at=timezone.now()
     )
@@ -179,7 +180,7 @@ def test_the_policy_for_each_answer(status: int | None, error: str, expected: st
 @pytest.mark.django_db
 def test_retries_wait_one_two_four_and_eight_minutes_by_default(settings: Any) -> None:
     settings.WEBHOOK_RETRY_DELAYS = [60, 120, 240, 480]
-    endpoint, _ = add_endpoint(AccountFactory(), "https://a.example.com/h")
+    endpoint, _ = add_endpoint(make_account(), "https://a.example.com/h")
     row = WebhookDelivery.objects.create(endpoint=endpoint, event_id="upd_x", body=b"{}")
     waits = []
     for made in range(1, 5):
@@ -190,7 +191,7 @@ def test_retries_wait_one_two_four_and_eight_minutes_by_default(settings: Any) -
 
 @pytest.mark.django_db
 def test_redeliver_gives_only_a_failed_delivery_of_the_owners_account_a_new_round() -> None:
-    account = AccountFactory()
+    account = make_account()
     endpoint, _ = add_endpoint(account, "https://a.example.com/h")
     failed = WebhookDelivery.objects.create(
         endpoint=endpoint,
@@ -203,7 +204,7 @@ def test_redeliver_gives_only_a_failed_delivery_of_the_owners_account_a_new_roun
     ok = WebhookDelivery.objects.create(
         endpoint=endpoint, event_id="upd_ok", body=b"{}", status="succeeded"
     )
-    assert not delivery.redeliver(failed.pk, account_id=AccountFactory().pk)
+    assert not delivery.redeliver(failed.pk, account_id=make_account().pk)
     assert not delivery.redeliver(ok.pk, account_id=account.pk)
     assert delivery.redeliver(failed.pk, account_id=account.pk)
     failed.refresh_from_db()
@@ -215,7 +216,7 @@ def test_redeliver_gives_only_a_failed_delivery_of_the_owners_account_a_new_roun
 
 @pytest.mark.django_db
 def test_finished_records_expire_after_thirty_days() -> None:
-    endpoint, _ = add_endpoint(AccountFactory(), "https://a.example.com/h")
+    endpoint, _ = add_endpoint(make_account(), "https://a.example.com/h")
     now = timezone.now()
 
     def make(event_id: str, status: str, finished_days_ago: int | None) -> WebhookDelivery:
@@ -237,7 +238,7 @@ def test_finished_records_expire_after_thirty_days() -> None:
 
 @pytest.mark.django_db
 def test_secrets_are_encrypted_at_rest(settings: Any) -> None:
-    _endpoint, secret = add_endpoint(AccountFactory(), "https://a.example.com/h")
+    _endpoint, secret = add_endpoint(make_account(), "https://a.example.com/h")
     stored = WebhookEndpoint.objects.values_list("secret_encrypted", flat=True).get()
     assert secret not in stored
     assert secret.split("_", 1)[1] not in stored
