@@ -359,9 +359,7 @@ def parse_fetch(obj: Any) -> FetchDocument:
         raise IngestError("at", "must be a non-negative integer (epoch milliseconds)")
 
     outcome = top.get("outcome", "ok")
-    if outcome is None:
-        outcome = "ok"
-    if outcome not in OUTCOMES:
+    if not isinstance(outcome, str) or outcome not in OUTCOMES:
         raise IngestError("outcome", "must be one of ok, failed, broken")
     error_reason = _string(top, "errorReason", "")
     if error_reason is not None and outcome == "ok":
@@ -780,7 +778,8 @@ def _update_entries(entries: list[_Stored]) -> None:
                     [e.title for e in batch],
                     [e.url for e in batch],
                     [e.kind for e in batch],
-                    [e.price for e in batch],
+                    # psycopg types a list by its items: all floats, never mixed with ints.
+                    [None if e.price is None else float(e.price) for e in batch],
                     [e.currency for e in batch],
                     [e.image_url for e in batch],
                     [json.dumps(e.attributes or {}) for e in batch],

@@ -374,3 +374,16 @@ def test_ten_thousand_entries_in_one_fetch_ingest_in_seconds(account):
     assert Entry.objects.filter(update_type="modified").count() == 5_000
     assert first_seconds < 10, first_seconds
     assert second_seconds < 10, second_seconds
+
+
+def test_integer_and_decimal_prices_are_rewritten_together(account):
+    ingest(fetch_doc("acme", [item("a", price=10), item("b", price=9.5), item("c")]))
+
+    result = ingest(fetch_doc("acme", [item("a", price=11), item("b", price=9.75), item("c")]))
+
+    assert result.updates == 2
+    assert dict(Entry.objects.values_list("identity_key", "price")) == {
+        "a": 11.0,
+        "b": 9.75,
+        "c": None,
+    }
