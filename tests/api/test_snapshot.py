@@ -9,7 +9,6 @@ from django.core.files.storage import default_storage
 from django.test import Client
 
 from history import signing
-from history.models import PageState
 from tests.api.conftest import PNG, History, seed
 
 pytestmark = pytest.mark.django_db
@@ -62,8 +61,10 @@ def test_a_format_not_stored_answers_404(client, auth, history: History):
 
 
 def test_a_blob_missing_from_storage_answers_404(client, auth, history: History):
-    name = PageState.objects.get(pk=history.second.current_state_id).markdown_name
-    default_storage.delete(name)
+    state = history.second.current_state
+    assert state is not None
+    assert state.markdown_name is not None
+    default_storage.delete(state.markdown_name)
     assert snapshot(client, auth, history.second).status_code == 404
 
 
@@ -101,7 +102,7 @@ def test_a_tampered_signed_url_is_refused(client, history: History):
     forged = token[:-1] + ("A" if token[-1] != "A" else "B")
     assert client.get(f"/blobs/{forged}").status_code == 403
     other = signing.sign(signing.BLOCKS, str(history.first.pk))
-    payload, stamp, mac = token.rsplit(":", 2)
+    _payload, stamp, mac = token.rsplit(":", 2)
     spliced = ":".join([other.rsplit(":", 2)[0], stamp, mac])
     assert client.get(f"/blobs/{spliced}").status_code == 403
     assert client.get(f"/blobs/{token}").status_code == 200
