@@ -117,10 +117,23 @@ def claim(delivery_id: int) -> WebhookDelivery | None:
             delivery.last_error = "endpoint disabled"
             _finish(delivery, WebhookDelivery.Status.FAILED, now)
             return None
+        lease_until = now + timedelta(seconds=lease_seconds())
+        # Conditional on the state read above, so the claim holds even on a backend
+        # without row locks (SQLite in development): one of two racers updates nothing.
+        taken = WebhookDelivery.objects.filter(
+            pk=delivery.pk, status=status, attempt_count=delivery.attempt_count
+        ).update(
+            status=WebhookDelivery.Status.SENDING,
+            attempt_count=F("attempt_count") + 1,
+            lease_until=lease_until,
+            last_status_code=delivery.last_status_code,
+            last_error=delivery.last_error,
+        )
+        if not taken:
+            return None
         delivery.status = WebhookDelivery.Status.SENDING
         delivery.attempt_count += 1
-        delivery.lease_until = now + timedelta(seconds=lease_seconds())
-        delivery.save(update_fields=["status", "attempt_count", "lease_until"])
+        delivery.lease_until = lease_until
     return delivery
 
 

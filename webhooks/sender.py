@@ -256,9 +256,7 @@ def post(
             **headers,
         }
         # preload_content=False: the body is read below, and only its first few KiB.
-        conn.request(
-            "POST", target.path, body=body, headers=request_headers, preload_content=False
-        )
+        conn.request("POST", target.path, body=body, headers=request_headers, preload_content=False)
         response = conn.getresponse()
         try:
             excerpt = response.read(MAX_RESPONSE_BYTES)
