@@ -401,7 +401,7 @@ class _Entry:
 
     __slots__ = (
         "base", "created_at", "currency", "hot", "id", "image_url", "in_stock", "key", "kind",
-        "pos", "price", "stock", "title", "update_time", "update_type", "url",
+        "list_price", "pos", "price", "stock", "title", "update_time", "update_type", "url",
     )  # fmt: skip
     id: int
     key: str
@@ -410,6 +410,7 @@ class _Entry:
     url: str | None
     kind: str
     price: float
+    list_price: float
     currency: str
     image_url: str | None
     in_stock: bool
@@ -559,7 +560,7 @@ class _AccountSim:
         e.title = e.base
         e.url = f"{src.url}/item/{e.key}" if rng.random() < 0.9 else None
         e.kind = "bundle" if rng.random() < 0.15 else "product"
-        e.price = round(rng.uniform(5, 400), 2)
+        e.price = e.list_price = round(rng.uniform(5, 400), 2)
         e.currency = src.currency
         e.image_url = (
             f"https://img.example.com/{src.id}/{e.key}.jpg" if rng.random() < 0.7 else None
@@ -629,7 +630,10 @@ class _AccountSim:
         r = rng.random()
         if r < 0.50:
             prev = e.price
-            cur = round(max(0.5, prev * (1 + rng.gauss(0, 0.08))), 2)
+            # A noisy pull back towards the list price, so that thousands of moves on one
+            # entry (the hot one) wander around it instead of drifting to zero.
+            drift = (e.list_price - prev) * 0.25
+            cur = round(max(0.5, prev + drift + prev * rng.gauss(0, 0.08)), 2)
             if cur == prev:
                 cur = round(prev + 0.01, 2)
             e.price = cur
