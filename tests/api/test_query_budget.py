@@ -1,0 +1,194 @@
+"""Query budgets and deep-page cost: a page costs the same whatever its limit or depth."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from history.models import Change, Update
+from tests.api.conftest import History
+from tests.factories import EntryFactory, SourceFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def endpoints(history: History) -> list[tuple[str, int]]:
+    """(url, queries): key lookup, then one keyset query, plus one ownership check for the
+    endpoints under a parent id. No query depends on the page size."""
+    return [
+        ("/v1/sources", 2),
+        (f"/v1/sources/{history.source.public_id}/entries", 3),
+        ("/v1/updates?importance=material&since=1", 2),
+        (f"/v1/entries/{history.kettle.public_id}/updates?field=price", 3),
+        (f"/v1/entries/{history.kettle.public_id}/changes", 3),
+        (f"/v1/changes/{history.second.public_id}/snapshot", 2),
+        (f"/v1/changes/{history.second.public_id}/snapshot?format=screenshot", 2),
+        ("/v1/openapi.json", 0),
+    ]
+
+
+@pytest.mark.parametrize("index", range(8))
+@pytest.mark.parametrize("limit", [1, 100])
+def test_every_endpoint_has_a_constant_query_budget(
+    client: Client, auth, history, django_assert_num_queries, index, limit
+):
+    client.get("/v1/sources", headers=auth)  # records last_used_at: later requests skip it
+    url, budget = endpoints(history)[index]
+    sep = "&" if "?" in url else "?"
+    with django_assert_num_queries(budget):
+        response = client.get(f"{url}{sep}limit={limit}", headers=auth)
+    assert response.status_code in (200, 302)
+
+
+def test_the_card_budget_does_not_grow_with_cards_or_updates(
+    client, auth, account, django_assert_num_queries
+):
+    entry: Any = EntryFactory(source=SourceFactory(account=account))
+    changes = Change.objects.bulk_create(
+        Change(account=account, source=entry.source, at=i, outcome="ok") for i in range(60)
+    )
+    Update.objects.bulk_create(
+        Update(
+            account=account,
+            source=entry.source,
+            entry=entry,
+            change=change,
+            at=change.at,
+            update_type="modified",
+            field=field,
+            value_change={"type": "number", "previous": 1, "current": 2},
+        )
+        for change in changes
+        for field in ("price", "stock", "rating")
+    )
+    client.get("/v1/sources", headers=auth)
+    with django_assert_num_queries(3):
+        body = client.get(f"/v1/entries/{entry.public_id}/changes?limit=50", headers=auth).json()
+    assert len(body["data"]) == 50
+    assert all(len(card["updates"]) == 2 for card in body["data"])
+
+
+# --- Deep pages on PostgreSQL ------------------------------------------------------------
+
+ROWS = 8_000
+
+
+@pytest.fixture
+def big_feed(account) -> Any:
+    if connection.vendor != "postgresql":
+        pytest.skip("EXPLAIN plans are checked on PostgreSQL")
+    entry: Any = EntryFactory(source=SourceFactory(account=account))
+    change: Any = Change.objects.create(account=account, source=entry.source, at=0, outcome="ok")
+    Update.objects.bulk_create(
+        (
+            Update(
+                account=account,
+                source=entry.source,
+                entry=entry,
+                change=change,
+                at=1_000_000 + i // 2,  # ties on `at`, broken by id
+                update_type="modified",
+                field="price" if i % 2 else "title",
+                importance="minor" if i % 3 else "critical",
+                importance_level="minor" if i % 3 else "critical",
+            )
+            for i in range(ROWS)
+        ),
+        batch_size=5_000,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE history_update")
+    return entry
+
+
+def page_sql(client: Client, url: str, auth: dict[str, str]) -> tuple[str, str | None]:
+    """The keyset query a request ran (its SQL text) and the page's nextCursor."""
+    with CaptureQueriesContext(connection) as queries:
+        body = client.get(url, headers=auth).json()
+    keyset = [q["sql"] for q in queries.captured_queries if "ORDER BY" in q["sql"]]
+    assert len(keyset) == 1
+    return keyset[0], body["pagination"]["nextCursor"]
+
+
+def explain(sql: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + sql)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+@pytest.mark.parametrize(
+    ("path", "index"),
+    [
+        ("/v1/updates?limit=25", "update_feed"),
+        ("/v1/updates?limit=25&importance=critical", "update_feed_importance"),
+        ("/v1/entries/{entry}/updates?limit=25", "update_entry"),
+        ("/v1/entries/{entry}/updates?limit=25&field=price", "update_entry_field"),
+        ("/v1/entries/{entry}/updates?limit=25&importance=minor", "update_entry_importance"),
+    ],
+)
+def test_a_deep_page_costs_what_the_second_page_costs(client, auth, big_feed, path, index):
+    url = path.format(entry=big_feed.public_id)
+    _, cursor = page_sql(client, url, auth)
+    second_sql, cursor = page_sql(client, f"{url}&cursor={cursor}", auth)
+    for _ in range(5):  # walk a little, then jump deep by following the cursor further
+        _, cursor = page_sql(client, f"{url}&cursor={cursor}", auth)
+    deep_sql, _ = page_sql(client, f"{url}&cursor={cursor}", auth)
+    # Same shape: only the bound values differ.
+    strip = lambda sql: "".join(c for c in sql if not c.isdigit())  # noqa: E731
+    assert strip(deep_sql) == strip(second_sql)
+    plan = explain(deep_sql)
+    assert f"Index Scan using {index} " in plan, plan
+    assert "Sort" not in plan, plan
+    assert "Seq Scan" not in plan, plan
+
+
+def test_the_deepest_feed_page_uses_the_index_without_sorting(client, auth, big_feed):
+    """The last page of the whole table: an index scan bounded by the cursor, no OFFSET."""
+    from history.api.pagination import encode_cursor
+
+    # A cursor just after the sixth-oldest row, bound as the feed binds it (no filters).
+    sixth = Update.objects.order_by("at", "id").values_list("at", "id")[5]
+    cursor = encode_cursor(f"{big_feed.account_id}|feed||", sixth)
+    sql, next_cursor = page_sql(client, f"/v1/updates?limit=25&cursor={cursor}", auth)
+    assert next_cursor is None
+    plan = explain(sql)
+    assert "Index Scan using update_feed " in plan, plan
+    assert "OFFSET" not in sql.upper()
+
+
+def test_timeline_cards_page_by_index_on_postgresql(client, auth, account):
+    if connection.vendor != "postgresql":
+        pytest.skip("EXPLAIN plans are checked on PostgreSQL")
+    entry: Any = EntryFactory(source=SourceFactory(account=account))
+    changes = Change.objects.bulk_create(
+        Change(account=account, source=entry.source, at=i, outcome="ok") for i in range(3_000)
+    )
+    Update.objects.bulk_create(
+        Update(
+            account=account,
+            source=entry.source,
+            entry=entry,
+            change=c,
+            at=c.at,
+            update_type="modified",
+            field=f,
+        )
+        for c in changes
+        for f in ("price", "title")
+    )
+    with connection.cursor() as db:
+        db.execute("ANALYZE history_update")
+        db.execute("ANALYZE history_change")
+    url = f"/v1/entries/{entry.public_id}/changes?limit=25"
+    _, cursor = page_sql(client, url, auth)
+    for _ in range(3):
+        sql, cursor = page_sql(client, f"{url}&cursor={cursor}", auth)
+    plan = explain(sql)
+    assert "Index Scan using update_entry_change " in plan or (
+        "Index Only Scan using update_entry_change " in plan
+    ), plan
+    assert "Seq Scan on history_update" not in plan, plan
