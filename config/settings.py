@@ -126,6 +126,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_out": str(_BROKER_DIR),
         "control_folder": str(VAR_DIR / "broker-control"),
     }
+    # kombu's filesystem transport does not create its folders; without them the embedded
+    # default (make run) cannot publish a single task.
+    for _folder in (_BROKER_DIR, VAR_DIR / "broker-control"):
+        _folder.mkdir(parents=True, exist_ok=True)
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_IGNORE_RESULT = True
