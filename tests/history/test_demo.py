@@ -54,8 +54,8 @@ def test_demo_builds_a_multi_day_history_of_three_pages(tmp_storage):
     assert change is not None
     state = change.current_state
     assert state is not None
-    assert read_blob(state.markdown_name).startswith(b"# ")
-    assert read_blob(state.screenshot_name).startswith(b"\x89PNG")
+    assert read_blob(state.markdown_name or "").startswith(b"# ")
+    assert read_blob(state.screenshot_name or "").startswith(b"\x89PNG")
     key = KEY_LINE.search(out)
     assert key is not None
     assert f'curl -H "Authorization: Bearer {key.group(1)}" http://localhost:9000/v1/updates' in out

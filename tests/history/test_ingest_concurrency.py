@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.db import connection
 
+from accounts.models import Account
 from history.ingest import ingest
 from history.models import Update
 from history.signals import updates_recorded
@@ -37,7 +38,7 @@ def poll(account_id: int, since: int) -> list[tuple[int, int]]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_poller_following_the_rule_sees_every_update_of_concurrent_writers():
-    account = AccountFactory(slug="busy")
+    account = cast(Account, AccountFactory(slug="busy"))
     errors: list[BaseException] = []
     seen: set[int] = set()
     writers_done = threading.Event()

@@ -38,9 +38,9 @@ def test_the_same_capture_from_two_accounts_is_one_row_and_one_blob_per_format(
     assert len(blobs) == 3
     assert all(str(b).startswith("blobs/") for b in blobs)
     state = PageState.objects.get()
-    assert pagestate.read_blob(state.markdown_name).decode() == SNAPSHOT["markdown"]
-    assert pagestate.read_blob(state.html_name).decode() == SNAPSHOT["html"]
-    assert pagestate.read_blob(state.screenshot_name) == PNG
+    assert pagestate.read_blob(state.markdown_name or "").decode() == SNAPSHOT["markdown"]
+    assert pagestate.read_blob(state.html_name or "").decode() == SNAPSHOT["html"]
+    assert pagestate.read_blob(state.screenshot_name or "") == PNG
     sha = pagestate.sha256(SNAPSHOT["markdown"].encode())
     assert state.markdown_name == f"blobs/{sha[:2]}/{sha}"
 

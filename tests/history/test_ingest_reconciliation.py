@@ -103,7 +103,7 @@ def test_identity_falls_back_to_url_then_title(account):
         "https://shop.example.com/p/1",
         "By title",
     }
-    assert [(u.field, u.value_change["current"]) for u in updates_of(result)] == [
+    assert [(u.field, (u.value_change or {})["current"]) for u in updates_of(result)] == [
         ("title", "Renamed")
     ]
 
