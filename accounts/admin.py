@@ -22,6 +22,7 @@ from accounts.revocation import revoke_keys
 class AccountAdmin(admin.ModelAdmin):
     list_display = ("slug", "name", "owner", "created_at")
     list_select_related = ("owner",)
+    list_filter = ("created_at",)
     search_fields = ("slug", "name", "owner__username", "owner__email")
     autocomplete_fields = ("owner",)
     readonly_fields = ("created_at",)
@@ -74,7 +75,6 @@ class ApiKeyAdmin(admin.ModelAdmin):
     list_select_related = ("account",)
     list_filter = (KeyStatusFilter, "created_at", "last_used_at")
     search_fields = ("prefix", "name", "account__slug")
-    autocomplete_fields = ("account",)
     fields = (
         "account",
         "name",

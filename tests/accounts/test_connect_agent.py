@@ -177,3 +177,11 @@ def test_the_list_costs_a_fixed_number_of_queries(
     with django_assert_max_num_queries(4):
         response = owner_client.get("/connect-agent")
     assert len(response.context["keys"]) == 20
+
+
+def test_form_errors_are_tied_to_their_fields(owner_client: Client) -> None:
+    body = owner_client.post("/connect-agent/keys", {"name": ""}).content.decode()
+    assert 'aria-invalid="true"' in body
+    assert 'aria-describedby="id_name_helptext id_name_error"' in body
+    assert '<div id="id_name_error"><p class="field-error">This field is required.</p>' in body
+    assert '<div id="id_scopes_error">' in body
