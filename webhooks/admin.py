@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db import models
 
 from webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
@@ -15,6 +16,7 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     raw_id_fields = ("account",)
     search_fields = ("url", "account__slug")
     exclude = ("secret_encrypted",)
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
 
 class WebhookAttemptInline(admin.TabularInline):
@@ -48,5 +50,10 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     raw_id_fields = ("endpoint",)
     search_fields = ("=event_id",)
     show_full_result_count = False  # no COUNT(*) over a big table on every page
-    readonly_fields = ("body",)
+    exclude = ("body",)
+    readonly_fields = ("body_text",)
     inlines = [WebhookAttemptInline]
+
+    @admin.display(description="body (as sent)")
+    def body_text(self, obj: WebhookDelivery) -> str:
+        return bytes(obj.body).decode("utf-8", "replace")
