@@ -84,9 +84,9 @@ def test_a_delivery_completes_after_its_worker_is_killed_mid_attempt(
     assert delivery.status == "sending"
     assert delivery.attempt_count == 1
 
-    worker.start()
     # A live claim is never taken over: the sweeper waits for the lease to run out.
     assert tasks.sweep() == 0
+    worker.start()
     lease_until = delivery.lease_until
     assert lease_until is not None
     wait_until(lambda: time.time() > lease_until.timestamp() + 0.1, 10, "the lease")
