@@ -85,7 +85,7 @@ _NARRATION_KEYS = frozenset(
         "blockId",
     }
 )
-# Fields of Entry that reconciliation may rewrite (bulk_update's list).
+# Fields of Entry that reconciliation may rewrite.
 _ENTRY_WRITE_FIELDS = [
     "title",
     "url",
@@ -586,9 +586,6 @@ class _Stored:
     def pk(self) -> int:
         return self.id
 
-    def as_model(self) -> Entry:
-        return Entry(**{name: getattr(self, name) for name in _STORED_FIELDS})
-
 
 _Row = Entry | _Stored
 
@@ -749,15 +746,30 @@ def _update_entries(entries: list[_Stored]) -> None:
 
     Django's bulk_update builds a CASE per column and row, which takes seconds for a few
     thousand rows; on PostgreSQL one UPDATE joined to unnest()ed arrays does the same in
-    milliseconds. Other databases (SQLite, the embedded default) use bulk_update.
+    milliseconds. Other databases (SQLite, the embedded default, runs in-process) take one
+    prepared UPDATE by id, executed many times.
     """
     if not entries:
         return
-    if connection.vendor != "postgresql":
-        models = [e.as_model() for e in entries]
-        Entry.objects.bulk_update(models, _ENTRY_WRITE_FIELDS, batch_size=_BATCH)
-        return
     table = connection.ops.quote_name(Entry._meta.db_table)
+    if connection.vendor != "postgresql":
+        # These fields' columns are their names (no db_column, no relations).
+        assignments = ", ".join(
+            f"{connection.ops.quote_name(name)} = %s" for name in _ENTRY_WRITE_FIELDS
+        )
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {table} SET {assignments} WHERE id = %s",  # noqa: S608
+                [
+                    [
+                        json.dumps(e.attributes or {}) if name == "attributes" else getattr(e, name)
+                        for name in _ENTRY_WRITE_FIELDS
+                    ]
+                    + [e.pk]
+                    for e in entries
+                ],
+            )
+        return
     sql = (
         f"UPDATE {table} AS e SET title = v.title, url = v.url, kind = v.kind, "  # noqa: S608
         "price = v.price, currency = v.currency, image_url = v.image_url, "
