@@ -514,11 +514,19 @@ def _apply_fetch_outcome(source: Source, doc: FetchDocument, at: int) -> None:
         source.next_fetch_time = None
 
 
+def _plain_number(value: float | int) -> float | int:
+    """A whole float as an int, so `previous` (read back from a float column) and `current`
+    (as sent) print alike: 29, not 29.0, beside 35."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
 def _number_change(previous: Any, current: Any, unit: str | None) -> dict[str, Any]:
     change: dict[str, Any] = {"type": "number"}
     if previous is not None:
-        change["previous"] = previous
-    change["current"] = current
+        change["previous"] = _plain_number(previous)
+    change["current"] = _plain_number(current)
     if unit is not None:
         change["unit"] = unit
     return change
@@ -538,6 +546,10 @@ def _attribute_change(
     if old is not None and not type_changed:
         change["previous"] = old[kind_key]
     change["current"] = new[kind_key]
+    if kind == "number":
+        for side in ("previous", "current"):
+            if side in change:
+                change[side] = _plain_number(change[side])
     if kind == "number" and new.get("unit") is not None:
         change["unit"] = new["unit"]
     return change, type_changed

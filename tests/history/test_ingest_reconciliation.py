@@ -387,3 +387,16 @@ def test_integer_and_decimal_prices_are_rewritten_together(account):
         "b": 9.75,
         "c": None,
     }
+
+
+def test_whole_numbers_are_recorded_alike_whatever_their_json_spelling(account):
+    ingest(fetch_doc("acme", [item("a", price=29.0, attributes={"gb": {"n": 10.0}})]))
+
+    result = ingest(fetch_doc("acme", [item("a", price=35, attributes={"gb": {"n": 12.5}})]))
+
+    changes = [u.value_change for u in updates_of(result)]
+    assert changes == [
+        {"type": "number", "previous": 29, "current": 35},
+        {"type": "number", "previous": 10, "current": 12.5},
+    ]
+    assert all(type((c or {})["previous"]) is int for c in changes)
