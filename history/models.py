@@ -166,9 +166,7 @@ class Update(models.Model):
     """One typed change to an entry, or a body narration, recorded by one fetch."""
 
     # account and entry lead composite indexes below, so they get no single-column index.
-    account = models.ForeignKey(
-        Account, on_delete=models.CASCADE, related_name="+", db_index=False
-    )
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="+", db_index=False)
     source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey(
         Entry, on_delete=models.CASCADE, related_name="updates", db_index=False
@@ -180,9 +178,7 @@ class Update(models.Model):
     value_change = models.JSONField(
         null=True, blank=True, help_text="{type, previous?, current, unit?} as served"
     )
-    importance = models.CharField(
-        max_length=8, choices=Importance.choices, null=True, blank=True
-    )
+    importance = models.CharField(max_length=8, choices=Importance.choices, null=True, blank=True)
     # importance with "absent" counted as material: what the `importance` filter matches.
     importance_level = models.CharField(
         max_length=8, choices=Importance.choices, default=Importance.MATERIAL
@@ -222,3 +218,6 @@ class FeedClock(models.Model):
         Account, on_delete=models.CASCADE, primary_key=True, related_name="+"
     )
     last_at = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"clock of account {self.account_id} at {self.last_at}"

@@ -9,7 +9,9 @@ import pytest
 
 from tests.factories import AccountFactory, api_key
 
-TEST_OUTPUT = Path(os.environ.get("TEST_OUTPUT_DIR", Path(__file__).resolve().parent.parent / "test-output"))
+TEST_OUTPUT = Path(
+    os.environ.get("TEST_OUTPUT_DIR", Path(__file__).resolve().parent.parent / "test-output")
+)
 
 
 @pytest.fixture

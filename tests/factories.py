@@ -71,7 +71,9 @@ class UpdateFactory(factory.django.DjangoModelFactory):
     source = factory.SelfAttribute("entry.source")
     account = factory.SelfAttribute("entry.account")
     change = factory.SubFactory(
-        ChangeFactory, source=factory.SelfAttribute("..entry.source"), at=factory.SelfAttribute("..at")
+        ChangeFactory,
+        source=factory.SelfAttribute("..entry.source"),
+        at=factory.SelfAttribute("..at"),
     )
     at = factory.LazyFunction(now_ms)
     update_type = "modified"

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,31 +14,72 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Account',
+            name="Account",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=64, unique=True)),
-                ('name', models.CharField(blank=True, max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('owner', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='account', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.SlugField(max_length=64, unique=True)),
+                ("name", models.CharField(blank=True, max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "owner",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="account",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ApiKey',
+            name="ApiKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(blank=True, max_length=100)),
-                ('prefix', models.CharField(help_text='Display prefix, e.g. svc_mcp_AbCd', max_length=32)),
-                ('digest', models.CharField(help_text='SHA-256 hex of the key', max_length=64, unique=True)),
-                ('scopes', models.JSONField(default=list)),
-                ('rate_limit', models.PositiveIntegerField(blank=True, help_text='Requests per 60 s; empty means RATE_LIMIT_DEFAULT', null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_keys', to='accounts.account')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(blank=True, max_length=100)),
+                (
+                    "prefix",
+                    models.CharField(help_text="Display prefix, e.g. svc_mcp_AbCd", max_length=32),
+                ),
+                (
+                    "digest",
+                    models.CharField(
+                        help_text="SHA-256 hex of the key", max_length=64, unique=True
+                    ),
+                ),
+                ("scopes", models.JSONField(default=list)),
+                (
+                    "rate_limit",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="Requests per 60 s; empty means RATE_LIMIT_DEFAULT",
+                        null=True,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="api_keys",
+                        to="accounts.account",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['account', '-created_at'], name='apikey_account_created')],
+                "indexes": [
+                    models.Index(fields=["account", "-created_at"], name="apikey_account_created")
+                ],
             },
         ),
     ]

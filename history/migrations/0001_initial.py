@@ -5,156 +5,370 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='FeedClock',
+            name="FeedClock",
             fields=[
-                ('account', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='+', serialize=False, to='accounts.account')),
-                ('last_at', models.BigIntegerField(default=0)),
+                (
+                    "account",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to="accounts.account",
+                    ),
+                ),
+                ("last_at", models.BigIntegerField(default=0)),
             ],
         ),
         migrations.CreateModel(
-            name='PageState',
+            name="PageState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('digest', models.CharField(max_length=64, unique=True)),
-                ('markdown_name', models.CharField(blank=True, max_length=200, null=True)),
-                ('html_name', models.CharField(blank=True, max_length=200, null=True)),
-                ('screenshot_name', models.CharField(blank=True, max_length=200, null=True)),
-                ('created_at', models.BigIntegerField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("digest", models.CharField(max_length=64, unique=True)),
+                ("markdown_name", models.CharField(blank=True, max_length=200, null=True)),
+                ("html_name", models.CharField(blank=True, max_length=200, null=True)),
+                ("screenshot_name", models.CharField(blank=True, max_length=200, null=True)),
+                ("created_at", models.BigIntegerField()),
             ],
         ),
         migrations.CreateModel(
-            name='Source',
+            name="Source",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.URLField(max_length=2048)),
-                ('name', models.CharField(blank=True, max_length=200)),
-                ('monitoring_frequency', models.PositiveIntegerField(default=60, help_text='minutes')),
-                ('status', models.CharField(choices=[('active', 'Active'), ('autoPaused', 'Auto Paused'), ('creditPaused', 'Credit Paused'), ('disabled', 'Disabled')], default='active', max_length=16)),
-                ('created_at', models.BigIntegerField()),
-                ('last_fetch_time', models.BigIntegerField(blank=True, null=True)),
-                ('last_fetch_outcome', models.CharField(blank=True, choices=[('ok', 'Ok'), ('failed', 'Failed'), ('broken', 'Broken'), ('paused', 'Paused')], max_length=8, null=True)),
-                ('last_fetch_error_reason', models.TextField(blank=True, null=True)),
-                ('last_fetch_error_time', models.BigIntegerField(blank=True, null=True)),
-                ('consecutive_fetch_failures', models.PositiveIntegerField(default=0)),
-                ('next_fetch_time', models.BigIntegerField(blank=True, null=True)),
-                ('entry_kinds', models.JSONField(blank=True, null=True)),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sources', to='accounts.account')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("url", models.URLField(max_length=2048)),
+                ("name", models.CharField(blank=True, max_length=200)),
+                (
+                    "monitoring_frequency",
+                    models.PositiveIntegerField(default=60, help_text="minutes"),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("active", "Active"),
+                            ("autoPaused", "Auto Paused"),
+                            ("creditPaused", "Credit Paused"),
+                            ("disabled", "Disabled"),
+                        ],
+                        default="active",
+                        max_length=16,
+                    ),
+                ),
+                ("created_at", models.BigIntegerField()),
+                ("last_fetch_time", models.BigIntegerField(blank=True, null=True)),
+                (
+                    "last_fetch_outcome",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("ok", "Ok"),
+                            ("failed", "Failed"),
+                            ("broken", "Broken"),
+                            ("paused", "Paused"),
+                        ],
+                        max_length=8,
+                        null=True,
+                    ),
+                ),
+                ("last_fetch_error_reason", models.TextField(blank=True, null=True)),
+                ("last_fetch_error_time", models.BigIntegerField(blank=True, null=True)),
+                ("consecutive_fetch_failures", models.PositiveIntegerField(default=0)),
+                ("next_fetch_time", models.BigIntegerField(blank=True, null=True)),
+                ("entry_kinds", models.JSONField(blank=True, null=True)),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sources",
+                        to="accounts.account",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('identity_key', models.CharField(max_length=512)),
-                ('title', models.TextField()),
-                ('url', models.URLField(blank=True, max_length=2048, null=True)),
-                ('kind', models.CharField(blank=True, max_length=100, null=True)),
-                ('price', models.FloatField(blank=True, null=True)),
-                ('currency', models.CharField(blank=True, max_length=16, null=True)),
-                ('image_url', models.URLField(blank=True, max_length=2048, null=True)),
-                ('attributes', models.JSONField(blank=True, default=dict)),
-                ('read', models.BooleanField(default=False)),
-                ('update_type', models.CharField(choices=[('new', 'New'), ('modified', 'Modified'), ('removed', 'Removed')], max_length=8)),
-                ('update_time', models.BigIntegerField()),
-                ('created_at', models.BigIntegerField()),
-                ('is_stub', models.BooleanField(default=False, help_text='in-flight onboarding stub')),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.account')),
-                ('source', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='history.source')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("identity_key", models.CharField(max_length=512)),
+                ("title", models.TextField()),
+                ("url", models.URLField(blank=True, max_length=2048, null=True)),
+                ("kind", models.CharField(blank=True, max_length=100, null=True)),
+                ("price", models.FloatField(blank=True, null=True)),
+                ("currency", models.CharField(blank=True, max_length=16, null=True)),
+                ("image_url", models.URLField(blank=True, max_length=2048, null=True)),
+                ("attributes", models.JSONField(blank=True, default=dict)),
+                ("read", models.BooleanField(default=False)),
+                (
+                    "update_type",
+                    models.CharField(
+                        choices=[("new", "New"), ("modified", "Modified"), ("removed", "Removed")],
+                        max_length=8,
+                    ),
+                ),
+                ("update_time", models.BigIntegerField()),
+                ("created_at", models.BigIntegerField()),
+                (
+                    "is_stub",
+                    models.BooleanField(default=False, help_text="in-flight onboarding stub"),
+                ),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="accounts.account",
+                    ),
+                ),
+                (
+                    "source",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="history.source",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'entries',
+                "verbose_name_plural": "entries",
             },
         ),
         migrations.CreateModel(
-            name='Change',
+            name="Change",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.BigIntegerField()),
-                ('outcome', models.CharField(choices=[('ok', 'Ok'), ('failed', 'Failed'), ('broken', 'Broken'), ('paused', 'Paused')], max_length=8)),
-                ('error_reason', models.TextField(blank=True, null=True)),
-                ('body_total_additions', models.PositiveIntegerField(default=0)),
-                ('body_total_deletions', models.PositiveIntegerField(default=0)),
-                ('meta_additions', models.PositiveIntegerField(default=0)),
-                ('meta_deletions', models.PositiveIntegerField(default=0)),
-                ('blocks', models.JSONField(blank=True, help_text='block-diff JSON', null=True)),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.account')),
-                ('current_state', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='history.pagestate')),
-                ('previous_state', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='history.pagestate')),
-                ('source', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='history.source')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.BigIntegerField()),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("ok", "Ok"),
+                            ("failed", "Failed"),
+                            ("broken", "Broken"),
+                            ("paused", "Paused"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("error_reason", models.TextField(blank=True, null=True)),
+                ("body_total_additions", models.PositiveIntegerField(default=0)),
+                ("body_total_deletions", models.PositiveIntegerField(default=0)),
+                ("meta_additions", models.PositiveIntegerField(default=0)),
+                ("meta_deletions", models.PositiveIntegerField(default=0)),
+                ("blocks", models.JSONField(blank=True, help_text="block-diff JSON", null=True)),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="accounts.account",
+                    ),
+                ),
+                (
+                    "current_state",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="history.pagestate",
+                    ),
+                ),
+                (
+                    "previous_state",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="history.pagestate",
+                    ),
+                ),
+                (
+                    "source",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="history.source",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Update',
+            name="Update",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.BigIntegerField()),
-                ('update_type', models.CharField(choices=[('new', 'New'), ('modified', 'Modified'), ('removed', 'Removed')], max_length=8)),
-                ('field', models.CharField(blank=True, max_length=200, null=True)),
-                ('value_change', models.JSONField(blank=True, help_text='{type, previous?, current, unit?} as served', null=True)),
-                ('importance', models.CharField(blank=True, choices=[('critical', 'Critical'), ('material', 'Material'), ('minor', 'Minor')], max_length=8, null=True)),
-                ('importance_level', models.CharField(choices=[('critical', 'Critical'), ('material', 'Material'), ('minor', 'Minor')], default='material', max_length=8)),
-                ('headline', models.TextField(blank=True, null=True)),
-                ('description', models.TextField(blank=True, null=True)),
-                ('start_block_id', models.CharField(blank=True, max_length=200, null=True)),
-                ('end_block_id', models.CharField(blank=True, max_length=200, null=True)),
-                ('block_id', models.CharField(blank=True, max_length=200, null=True)),
-                ('account', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.account')),
-                ('change', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='updates', to='history.change')),
-                ('entry', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='updates', to='history.entry')),
-                ('source', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='history.source')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.BigIntegerField()),
+                (
+                    "update_type",
+                    models.CharField(
+                        choices=[("new", "New"), ("modified", "Modified"), ("removed", "Removed")],
+                        max_length=8,
+                    ),
+                ),
+                ("field", models.CharField(blank=True, max_length=200, null=True)),
+                (
+                    "value_change",
+                    models.JSONField(
+                        blank=True,
+                        help_text="{type, previous?, current, unit?} as served",
+                        null=True,
+                    ),
+                ),
+                (
+                    "importance",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("critical", "Critical"),
+                            ("material", "Material"),
+                            ("minor", "Minor"),
+                        ],
+                        max_length=8,
+                        null=True,
+                    ),
+                ),
+                (
+                    "importance_level",
+                    models.CharField(
+                        choices=[
+                            ("critical", "Critical"),
+                            ("material", "Material"),
+                            ("minor", "Minor"),
+                        ],
+                        default="material",
+                        max_length=8,
+                    ),
+                ),
+                ("headline", models.TextField(blank=True, null=True)),
+                ("description", models.TextField(blank=True, null=True)),
+                ("start_block_id", models.CharField(blank=True, max_length=200, null=True)),
+                ("end_block_id", models.CharField(blank=True, max_length=200, null=True)),
+                ("block_id", models.CharField(blank=True, max_length=200, null=True)),
+                (
+                    "account",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="accounts.account",
+                    ),
+                ),
+                (
+                    "change",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="updates",
+                        to="history.change",
+                    ),
+                ),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="updates",
+                        to="history.entry",
+                    ),
+                ),
+                (
+                    "source",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="history.source",
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='source',
-            index=models.Index(fields=['account', '-created_at', '-id'], name='source_account_created'),
+            model_name="source",
+            index=models.Index(
+                fields=["account", "-created_at", "-id"], name="source_account_created"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='source',
-            constraint=models.UniqueConstraint(fields=('account', 'url'), name='source_account_url_uniq'),
+            model_name="source",
+            constraint=models.UniqueConstraint(
+                fields=("account", "url"), name="source_account_url_uniq"
+            ),
         ),
         migrations.AddIndex(
-            model_name='entry',
-            index=models.Index(condition=models.Q(('is_stub', False)), fields=['source', '-update_time', '-id'], name='entry_source_updated'),
+            model_name="entry",
+            index=models.Index(
+                condition=models.Q(("is_stub", False)),
+                fields=["source", "-update_time", "-id"],
+                name="entry_source_updated",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('source', 'identity_key'), name='entry_source_identity_uniq'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("source", "identity_key"), name="entry_source_identity_uniq"
+            ),
         ),
         migrations.AddIndex(
-            model_name='change',
-            index=models.Index(fields=['source', '-at', '-id'], name='change_source_at'),
+            model_name="change",
+            index=models.Index(fields=["source", "-at", "-id"], name="change_source_at"),
         ),
         migrations.AddIndex(
-            model_name='update',
-            index=models.Index(fields=['account', '-at', '-id'], name='update_feed'),
+            model_name="update",
+            index=models.Index(fields=["account", "-at", "-id"], name="update_feed"),
         ),
         migrations.AddIndex(
-            model_name='update',
-            index=models.Index(fields=['account', 'importance_level', '-at', '-id'], name='update_feed_importance'),
+            model_name="update",
+            index=models.Index(
+                fields=["account", "importance_level", "-at", "-id"], name="update_feed_importance"
+            ),
         ),
         migrations.AddIndex(
-            model_name='update',
-            index=models.Index(fields=['entry', '-at', '-id'], name='update_entry'),
+            model_name="update",
+            index=models.Index(fields=["entry", "-at", "-id"], name="update_entry"),
         ),
         migrations.AddIndex(
-            model_name='update',
-            index=models.Index(fields=['entry', 'field', '-at', '-id'], name='update_entry_field'),
+            model_name="update",
+            index=models.Index(fields=["entry", "field", "-at", "-id"], name="update_entry_field"),
         ),
         migrations.AddIndex(
-            model_name='update',
-            index=models.Index(fields=['entry', 'importance_level', '-at', '-id'], name='update_entry_importance'),
+            model_name="update",
+            index=models.Index(
+                fields=["entry", "importance_level", "-at", "-id"], name="update_entry_importance"
+            ),
         ),
         migrations.AddIndex(
-            model_name='update',
-            index=models.Index(fields=['entry', '-at', '-change'], name='update_entry_change'),
+            model_name="update",
+            index=models.Index(fields=["entry", "-at", "-change"], name="update_entry_change"),
         ),
     ]
