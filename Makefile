@@ -46,6 +46,13 @@ pytest: setup
 openapi: setup
 	$(BIN)/python manage.py spectacular --format openapi-json --file docs/openapi.json
 
+# Benchmarks against the floor and the targets (docs/performance.md). CI: BENCH_SIZE=small.
+# Extra options pass through BENCH_ARGS, e.g. BENCH_ARGS="--repeat 5 --workers 3".
+BENCH_SIZE ?= full
+BENCH_ARGS ?=
+bench: setup
+	$(BIN)/python bench/run.py --size $(BENCH_SIZE) $(BENCH_ARGS)
+
 # Re-pin dependencies after editing pyproject.toml.
 lock: setup
 	$(BIN)/pip-compile --quiet --generate-hashes --no-emit-index-url --no-emit-find-links \

@@ -1,0 +1,937 @@
+"""`make bench`: measure Tidemark against its physical floor and the targets of issue 6.
+
+Steps: install wrk if missing; create the bench database and load it with
+`manage.py generate` (kept between runs when its size matches, `--regenerate` to rebuild);
+start the production configuration (gunicorn, DEBUG=false, PostgreSQL, Redis, the rate
+limit raised) twice, with the limiter on and off, and the floor server (bench/floor.py);
+measure every read endpoint with wrk at the first page and at a deep page, ingestion
+through `manage.py ingest`, webhook delivery through a real Celery worker to
+bench/receiver.py, and peak RSS; print one table with ratios to the floor and PASS/MISS per
+target. Exit status 0 unless the suite itself broke (numbers never fail it).
+
+    python bench/run.py [--size small|full] [--repeat N] [--duration S] [--workers N] ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+VAR = ROOT / "var" / "bench"
+PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else sys.executable
+BIN = Path(PYTHON).parent
+MANAGE = [PYTHON, str(ROOT / "manage.py")]
+
+# A fixed secret: the bench database is private, and deep cursors are signed with it.
+SECRET_KEY = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
+APP_PORT, NOLIMIT_PORT, FLOOR_PORT, RECEIVER_PORT = 18091, 18092, 18093, 18099
+CONNECTIONS = 16
+
+SIZES: dict[str, dict[str, Any]] = {
+    # issue 6's reference load: 2,000,000 updates, 50 accounts, the biggest holding half.
+    "full": {
+        "generate": [],
+        "deep_rows": 600_000,
+        "duration": 10,
+        "repeat": 3,
+        "ingest_fetches": 50,
+        "hooks": ["--burst", "1000", "--paced-fetches", "40"],
+    },
+    "small": {
+        "generate": ["--updates", "40000", "--accounts", "4", "--hot-entry-updates", "2000"],
+        "deep_rows": 12_000,
+        "duration": 3,
+        "repeat": 1,
+        "ingest_fetches": 5,
+        "hooks": ["--burst", "200", "--paced-fetches", "8"],
+    },
+}
+
+# The targets of issue 6.
+FEED_RATIO, OTHER_RATIO, DEEP_FACTOR, FEED_P99_MS = 0.70, 0.60, 1.15, 25.0
+INGEST_PER_S, LIMITER_OVERHEAD, HOOKS_PER_S, HOOKS_P99_MS = 5000.0, 0.10, 200.0, 1000.0
+
+
+class SuiteBroken(Exception):
+    """The suite could not measure something (as opposed to a number missing its target)."""
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# --- processes ---------------------------------------------------------------------------
+
+_started: list[subprocess.Popen[bytes]] = []
+
+
+def start(args: list[str], env: dict[str, str], logname: str) -> subprocess.Popen[bytes]:
+    """Start a long-lived process in its own group, logging to var/bench/<logname>.log."""
+    out = open(VAR / f"{logname}.log", "wb")  # noqa: SIM115 (closed with the process)
+    proc = subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    _started.append(proc)
+    return proc
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop one process we started (and its children: it leads its own group)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def stop_all() -> None:
+    for proc in reversed(_started):
+        stop(proc)
+    _started.clear()
+
+
+def run(args: list[str], env: dict[str, str], **kwargs: Any) -> str:
+    """Run a command to completion; its stdout, or SuiteBroken with its stderr."""
+    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, **kwargs)
+    if done.returncode != 0:
+        raise SuiteBroken(f"{' '.join(args[:4])}... failed ({done.returncode}):\n{done.stderr}")
+    return done.stdout
+
+
+def wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SuiteBroken(f"server for {url} exited with {proc.returncode}; see var/bench/")
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except urllib.error.HTTPError:
+            return  # answering at all is enough
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.2)
+    raise SuiteBroken(f"{url} did not answer within {timeout:.0f}s")
+
+
+def peak_rss_mb(pid: int) -> float:
+    """VmHWM (peak resident set) of a process, in MiB."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return float("nan")
+    match = re.search(r"^VmHWM:\s+(\d+) kB", text, re.M)
+    return int(match.group(1)) / 1024 if match else float("nan")
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(p) for p in (task / "children").read_text().split()]
+    return found
+
+
+# --- setup -------------------------------------------------------------------------------
+
+
+def ensure_wrk() -> str:
+    path = shutil.which("wrk")
+    if path:
+        return path
+    log("wrk is missing: installing Debian's wrk with apt-get")
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run([*sudo, "apt-get", "install", "-y", "wrk"], check=False)
+    path = shutil.which("wrk")
+    if not path:
+        raise SuiteBroken("wrk is not installed and apt-get could not install it")
+    return path
+
+
+def base_env(database_url: str, redis_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "RATE_LIMIT_REDIS_URL": redis_url,
+            "CELERY_BROKER_URL": redis_url,
+            "SECRET_KEY": SECRET_KEY,
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            # Keys without their own rate_limit get this; the generated key has 1e9 anyway.
+            "RATE_LIMIT_DEFAULT": "1000000000",
+            "LOG_LEVEL": "WARNING",
+            "STORAGE_DIR": str(VAR / "storage"),
+            "PYTHONPATH": str(ROOT),
+        }
+    )
+    env.pop("WEBHOOK_ALLOW_LOOPBACK", None)
+    return env
+
+
+def ensure_database(env: dict[str, str], size: str, regenerate: bool) -> dict[str, str]:
+    """Create, migrate and load the bench database unless a matching load is kept."""
+    import psycopg
+
+    url = env["DATABASE_URL"]
+    name = url.rsplit("/", 1)[1]
+    admin_url = url.rsplit("/", 1)[0] + "/postgres"
+    state_file = VAR / f"state-{name}.json"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+    if exists and state_file.exists() and not regenerate:
+        state: dict[str, str] = json.loads(state_file.read_text())
+        if state.get("size") == size:
+            try:
+                with psycopg.connect(url) as conn:
+                    ok = conn.execute(
+                        "SELECT 1 FROM accounts_apikey WHERE digest = encode(sha256(%s), 'hex')"
+                        " AND revoked_at IS NULL",
+                        [state["key"].encode()],
+                    ).fetchone()
+            except psycopg.Error:
+                ok = None
+            if ok:
+                log(f"reusing database {name} ({size} load, generated {state['generated']})")
+                return state
+    log(f"creating database {name} and loading the {size} data set (takes minutes at full)")
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    state_file.unlink(missing_ok=True)
+    run([*MANAGE, "migrate", "--noinput"], env)
+    out = run([*MANAGE, "generate", "--rebuild-indexes", *SIZES[size]["generate"]], env)
+    fields = {
+        "key": r"^API key: (\S+)",
+        "biggest": r"^Biggest account: (\S+)",
+        "hot_entry": r"^Hot entry: (ent_\S+)",
+        "hot_source": r"^Hot source: (src_\S+)",
+    }
+    state = {"size": size, "generated": datetime.now(UTC).isoformat(timespec="seconds")}
+    for key, pattern in fields.items():
+        match = re.search(pattern, out, re.M)
+        if not match:
+            raise SuiteBroken(f"generate printed no '{pattern}' line:\n{out}")
+        state[key] = match.group(1)
+    state["generate_output"] = out
+    for slug in ("bench-ingest", "bench-hooks"):
+        run([*MANAGE, "createaccount", slug], env)
+    state_file.write_text(json.dumps(state, indent=2))
+    return state
+
+
+# --- read endpoints ----------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    """One URL measured with wrk."""
+
+    name: str
+    page: str  # first | deep
+    url: str
+    depth: int = 0  # rows before the page
+    kind: str = "other"  # feed | other | floor | openapi
+    samples: list[dict[str, float]] = field(default_factory=list)
+
+
+def build_targets(env: dict[str, str], state: dict[str, str], deep_rows: int) -> list[Target]:
+    """Every read endpoint at its first page and at a deep page, with cursors made
+    in-process by the API's own `encode_cursor` (the bench shares the server's SECRET_KEY):
+    walking 500,000 rows page by page would take longer than the whole run."""
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from history import ids
+    from history.api.pagination import encode_cursor
+
+    def one(sql: str, params: list[Any]) -> tuple[Any, ...]:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        if row is None:
+            raise SuiteBroken(f"no row for {sql} {params}")
+        return tuple(row)
+
+    (account,) = one("SELECT id FROM accounts_account WHERE slug = %s", [state["biggest"]])
+    entry = ids.decode(ids.ENTRY, state["hot_entry"])
+    source = ids.decode(ids.SOURCE, state["hot_source"])
+    base = f"http://127.0.0.1:{APP_PORT}/v1"
+    targets: list[Target] = []
+
+    def add(
+        name: str,
+        path: str,
+        query: dict[str, Any],
+        binding: str,
+        table_sql: str,
+        params: list[Any],
+        deep: int,
+        kind: str,
+    ) -> None:
+        targets.append(
+            Target(name, "first", f"{base}{path}?{urlencode(query)}".rstrip("?"), 0, kind)
+        )
+        (count,) = one(f"SELECT count(*) FROM ({table_sql}) t", params)
+        depth = max(0, min(deep, count - 26))
+        if depth <= 0:
+            return
+        at, pk = one(f"{table_sql} OFFSET %s LIMIT 1", [*params, depth - 1])
+        cursor = encode_cursor(f"{account}|{binding}", (at, pk))
+        deep_query = {**query, "cursor": cursor}
+        targets.append(Target(name, "deep", f"{base}{path}?{urlencode(deep_query)}", depth, kind))
+
+    feed_sql = (
+        "SELECT at, id FROM history_update WHERE account_id = %s{f} ORDER BY at DESC, id DESC"
+    )
+    (oldest,) = one("SELECT min(at) FROM history_update WHERE account_id = %s", [account])
+    # `since` far enough back that a deep page exists after it.
+    since = oldest + 1
+    for label, query, filt, fparams, binding in (
+        ("feed", {}, "", [], "feed||"),
+        (
+            "feed importance=material",
+            {"importance": "material"},
+            " AND importance_level = %s",
+            ["material"],
+            "feed||material",
+        ),
+        ("feed since", {"since": since}, " AND at >= %s", [since], f"feed|{since}|"),
+        (
+            "feed since+importance",
+            {"since": since, "importance": "material"},
+            " AND importance_level = %s AND at >= %s",
+            ["material", since],
+            f"feed|{since}|material",
+        ),
+    ):
+        add(
+            label,
+            "/updates",
+            query,
+            binding,
+            feed_sql.replace("{f}", filt),
+            [account, *fparams],
+            deep_rows,
+            "feed",
+        )
+    add(
+        "sources",
+        "/sources",
+        {},
+        "sources",
+        "SELECT created_at, id FROM history_source WHERE account_id = %s"
+        " ORDER BY created_at DESC, id DESC",
+        [account],
+        deep_rows,
+        "other",
+    )
+    add(
+        "source entries",
+        f"/sources/{state['hot_source']}/entries",
+        {},
+        f"entries|{source}",
+        "SELECT update_time, id FROM history_entry WHERE source_id = %s AND account_id = %s"
+        " AND is_stub = false ORDER BY update_time DESC, id DESC",
+        [source, account],
+        deep_rows,
+        "other",
+    )
+    add(
+        "entry updates (hot)",
+        f"/entries/{state['hot_entry']}/updates",
+        {},
+        f"updates|{entry}||",
+        "SELECT at, id FROM history_update WHERE entry_id = %s AND account_id = %s"
+        " ORDER BY at DESC, id DESC",
+        [entry, account],
+        deep_rows,
+        "other",
+    )
+    add(
+        "timeline cards (hot)",
+        f"/entries/{state['hot_entry']}/changes",
+        {},
+        f"changes|{entry}",
+        "SELECT DISTINCT at, change_id FROM history_update WHERE entry_id = %s"
+        " AND account_id = %s ORDER BY at DESC, change_id DESC",
+        [entry, account],
+        deep_rows,
+        "other",
+    )
+    (change,) = one(
+        "SELECT c.id FROM history_change c JOIN history_update u ON u.change_id = c.id"
+        " WHERE u.entry_id = %s AND c.current_state_id IS NOT NULL"
+        " ORDER BY c.at DESC LIMIT 1",
+        [entry],
+    )
+    targets.append(
+        Target(
+            "snapshot (markdown)",
+            "first",
+            f"{base}/changes/{ids.encode(ids.CHANGE, change)}/snapshot",
+            0,
+            "snapshot",
+        )
+    )
+    targets.append(Target("openapi.json", "first", f"{base}/openapi.json", 0, "openapi"))
+    # The same feed page with the limiter off (a second gunicorn without RATE_LIMIT_REDIS_URL).
+    targets.append(
+        Target(
+            "feed, limiter off",
+            "first",
+            f"http://127.0.0.1:{NOLIMIT_PORT}/v1/updates",
+            0,
+            "nolimit",
+        )
+    )
+    # The floor: the feed's first page and the same deep page (floor cursors are at.id).
+    targets.insert(
+        0, Target("FLOOR (bare WSGI)", "first", f"http://127.0.0.1:{FLOOR_PORT}/", 0, "floor")
+    )
+    deep_feed = next(t for t in targets if t.name == "feed" and t.page == "deep")
+    at, pk = one(f"{feed_sql.replace('{f}', '')} OFFSET %s LIMIT 1", [account, deep_feed.depth - 1])
+    targets.insert(
+        1,
+        Target(
+            "FLOOR (bare WSGI)",
+            "deep",
+            f"http://127.0.0.1:{FLOOR_PORT}/?cursor={at}.{pk}",
+            deep_feed.depth,
+            "floor",
+        ),
+    )
+    connection.close()
+    return targets
+
+
+def check_targets(targets: list[Target], key: str) -> None:
+    """Every URL must answer 200 with a page before it is worth timing."""
+    for target in targets:
+        request = urllib.request.Request(target.url, headers={"Authorization": f"Bearer {key}"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                body = answer.read()
+                status = answer.status
+        except urllib.error.HTTPError as exc:
+            raise SuiteBroken(
+                f"{target.name} ({target.page}) answered {exc.code}: {exc.read()[:300]!r}"
+            ) from exc
+        if status != 200:
+            raise SuiteBroken(f"{target.name} ({target.page}) answered {status}")
+        if target.kind in ("feed", "other", "floor", "nolimit"):
+            page = json.loads(body)
+            if "data" in page and not page["data"]:
+                raise SuiteBroken(f"{target.name} ({target.page}) returned an empty page")
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+
+
+def _ms(text: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text.strip())
+    if not match:
+        raise SuiteBroken(f"cannot parse wrk latency {text!r}")
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+def wrk(binary: str, url: str, key: str, duration: float) -> dict[str, float]:
+    """One wrk run: 2 threads, 16 connections; requests/s, avg/p50/p99 latency (ms)."""
+    done = subprocess.run(
+        [
+            binary,
+            "-t2",
+            f"-c{CONNECTIONS}",
+            f"-d{duration:g}s",
+            "--latency",
+            "--timeout",
+            "10s",
+            "-H",
+            f"Authorization: Bearer {key}",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    out = done.stdout
+    if done.returncode != 0:
+        raise SuiteBroken(f"wrk failed on {url}: {done.stderr}")
+    try:
+        rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+        avg = _ms(re.search(r"Latency\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+        p50 = _ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
+        p99 = _ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
+        total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    except AttributeError as exc:
+        raise SuiteBroken(f"cannot parse wrk output for {url}:\n{out}") from exc
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = int(bad.group(1)) if bad else 0
+    sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    if sock:
+        errors += sum(int(g) for g in sock.groups())
+    if total == 0 or errors > total * 0.01:
+        raise SuiteBroken(f"{url}: {errors} errors in {total} requests:\n{out}")
+    return {"rps": rps, "avg": avg, "p50": p50, "p99": p99, "errors": errors}
+
+
+# --- ingestion and webhooks --------------------------------------------------------------
+
+
+def _entries(count: int, bump: int, changed: set[int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "identityKey": f"sku-{i}",
+            "title": f"Ingest item {i}",
+            "url": f"https://ingest.example.com/p/{i}",
+            "kind": "product",
+            "price": 100.0 + i + (bump if i in changed else 0),
+            "currency": "EUR",
+            "attributes": {"inStock": {"b": True}},
+        }
+        for i in range(count)
+    ]
+
+
+def measure_ingest(env: dict[str, str], fetches: int) -> dict[str, float]:
+    """Updates/s through `manage.py ingest`: fetches of 1,000 entries, 10% changed each.
+
+    A first file seeds the source (1,000 `new`); the timed file holds `fetches` fetches of
+    the same 1,000 entries with a different 100 priced anew in each (100 updates a fetch).
+    The command's start-up, measured on an empty file, is subtracted and also shown.
+    """
+    tag = str(int(time.time() * 1000))
+    source = {"url": f"https://ingest.example.com/list/{tag}", "name": "Ingest bench"}
+    seed = VAR / "ingest-seed.ndjson"
+    changes = VAR / "ingest-changes.ndjson"
+    empty = VAR / "ingest-empty.ndjson"
+    seed.write_text(
+        json.dumps(
+            {"account": "bench-ingest", "source": source, "entries": _entries(1000, 0, set())}
+        )
+        + "\n"
+    )
+    prices: dict[int, int] = {}
+    lines = []
+    for n in range(fetches):
+        changed = set(range((n * 100) % 1000, (n * 100) % 1000 + 100))
+        for i in changed:
+            prices[i] = prices.get(i, 0) + 1
+        entries = _entries(1000, 0, set())
+        for i, value in prices.items():
+            entries[i]["price"] = 100.0 + i + value
+        lines.append(json.dumps({"account": "bench-ingest", "source": source, "entries": entries}))
+    changes.write_text("\n".join(lines) + "\n")
+    empty.write_text("")
+    run([*MANAGE, "ingest", str(seed)], env)
+    started = time.perf_counter()
+    run([*MANAGE, "ingest", str(empty)], env)
+    startup = time.perf_counter() - started
+    started = time.perf_counter()
+    out = run([*MANAGE, "ingest", str(changes)], env)
+    total = time.perf_counter() - started
+    match = re.search(r"(\d+) update\(s\)", out)
+    updates = int(match.group(1)) if match else 0
+    if updates != fetches * 100:
+        raise SuiteBroken(f"ingest wrote {updates} updates, expected {fetches * 100}: {out}")
+    work = max(total - startup, 1e-6)
+    return {
+        "updates": updates,
+        "fetches": fetches,
+        "seconds": total,
+        "startup": startup,
+        "per_second": updates / work,
+        "per_second_with_startup": updates / total,
+        "ms_per_fetch": work / fetches * 1000,
+    }
+
+
+def ensure_webhook(env: dict[str, str]) -> None:
+    """Register the local receiver for bench-hooks once (loopback allowed for this call)."""
+    import psycopg
+
+    url = f"http://127.0.0.1:{RECEIVER_PORT}/hook"
+    with psycopg.connect(env["DATABASE_URL"]) as conn:
+        found = conn.execute(
+            "SELECT 1 FROM webhooks_webhookendpoint w JOIN accounts_account a"
+            " ON a.id = w.account_id WHERE a.slug = 'bench-hooks' AND w.url = %s AND w.active",
+            [url],
+        ).fetchone()
+    if not found:
+        run(
+            [*MANAGE, "addwebhook", "bench-hooks", url, "--description", "bench receiver"],
+            {**env, "DEBUG": "true", "WEBHOOK_ALLOW_LOOPBACK": "true"},
+        )
+
+
+def measure_webhooks(env: dict[str, str], args: list[str], concurrency: int) -> dict[str, Any]:
+    ensure_webhook(env)
+    receiver = start([PYTHON, "-m", "bench.receiver", str(RECEIVER_PORT)], env, "receiver")
+    wait_http(f"http://127.0.0.1:{RECEIVER_PORT}/stats", receiver)
+    # The worker needs WEBHOOK_ALLOW_LOOPBACK to reach 127.0.0.1, which settings refuse
+    # with DEBUG=false; so this one process runs with DEBUG=true (documented).
+    worker_env = {**env, "DEBUG": "true", "WEBHOOK_ALLOW_LOOPBACK": "true"}
+    worker = start(
+        [
+            str(BIN / "celery"),
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            "celery,webhooks",
+            "--concurrency",
+            str(concurrency),
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        worker_env,
+        "celery",
+    )
+    deadline = time.time() + 60
+    while "ready." not in (VAR / "celery.log").read_text(errors="replace"):
+        if worker.poll() is not None or time.time() > deadline:
+            raise SuiteBroken("the Celery worker did not start; see var/bench/celery.log")
+        time.sleep(0.2)
+    out = run(
+        [
+            PYTHON,
+            "bench/hooks.py",
+            "--account",
+            "bench-hooks",
+            "--receiver",
+            f"http://127.0.0.1:{RECEIVER_PORT}",
+            *args,
+        ],
+        env,
+    )
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    pids = [worker.pid, *children(worker.pid)]
+    result["rss_parent_mb"] = peak_rss_mb(worker.pid)
+    result["rss_child_max_mb"] = max((peak_rss_mb(p) for p in pids[1:]), default=float("nan"))
+    result["rss_total_mb"] = sum(peak_rss_mb(p) for p in pids)
+    stop(worker)
+    stop(receiver)
+    if result["burst"]["deliveries"] < result["burst"]["expected"]:
+        raise SuiteBroken(f"webhook burst lost deliveries: {result['burst']}")
+    return result
+
+
+# --- servers -----------------------------------------------------------------------------
+
+
+def start_servers(env: dict[str, str], workers: int, threads: int) -> dict[str, Any]:
+    """The production web command of the Procfile (gunicorn config.wsgi, access log on
+    stdout), with the limiter and without it, and the floor; same worker counts."""
+    common = [
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--forwarded-allow-ips",
+        "127.0.0.1",
+    ]
+    gunicorn = str(BIN / "gunicorn")
+    app = start(
+        [
+            gunicorn,
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{APP_PORT}",
+            "--access-logfile",
+            "-",
+            *common,
+        ],
+        env,
+        "gunicorn",
+    )
+    nolimit = start(
+        [
+            gunicorn,
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{NOLIMIT_PORT}",
+            "--access-logfile",
+            "-",
+            *common,
+        ],
+        {**env, "RATE_LIMIT_REDIS_URL": ""},
+        "gunicorn-nolimit",
+    )
+    floor = start(
+        [gunicorn, "bench.floor:application", "--bind", f"127.0.0.1:{FLOOR_PORT}", *common],
+        env,
+        "floor",
+    )
+    for port, proc in ((APP_PORT, app), (NOLIMIT_PORT, nolimit), (FLOOR_PORT, floor)):
+        wait_http(f"http://127.0.0.1:{port}/v1/openapi.json", proc)
+    return {"app": app, "nolimit": nolimit, "floor": floor}
+
+
+# --- report ------------------------------------------------------------------------------
+
+
+def med(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -> str:
+    floor = {t.page: t for t in targets if t.kind == "floor"}
+    repeats = len(floor["first"].samples)
+    lines = [
+        f"Tidemark bench: {meta['size']} load, {meta['date']}, commit {meta['commit']}, "
+        f"{meta['machine']}; gunicorn {meta['workers']} workers x {meta['threads']} threads, "
+        f"wrk {CONNECTIONS} connections, {meta['duration']} s per run, median of {repeats}",
+        "",
+        "| endpoint | page | rows deep | req/s | p50 ms | p99 ms | vs floor | target | |",
+        "|---|---|---:|---:|---:|---:|---:|---|---|",
+    ]
+    firsts = {t.name: t for t in targets if t.page == "first"}
+    checks: list[tuple[str, str, str]] = []
+    for t in targets:
+        rps = med([s["rps"] for s in t.samples])
+        ratio = med(
+            [s["rps"] / f["rps"] for s, f in zip(t.samples, floor["first"].samples, strict=True)]
+        )
+        target, result = "", ""
+        if t.kind == "feed" and t.page == "first" and t.name == "feed":
+            target, result = f">= {FEED_RATIO}", verdict(ratio >= FEED_RATIO)
+        elif t.kind in ("feed", "other", "snapshot", "openapi") and t.page == "first":
+            target, result = f">= {OTHER_RATIO}", verdict(ratio >= OTHER_RATIO)
+        elif t.page == "deep" and t.kind != "floor":
+            first = firsts[t.name]
+            cost = med([f["rps"] / s["rps"] for s, f in zip(t.samples, first.samples, strict=True)])
+            target = f"cost <= {DEEP_FACTOR}x first"
+            result = f"{verdict(cost <= DEEP_FACTOR)} ({cost:.2f}x)"
+        lines.append(
+            f"| {t.name} | {t.page} | {t.depth:,} | {rps:,.0f} | "
+            f"{med([s['p50'] for s in t.samples]):.1f} | {med([s['p99'] for s in t.samples]):.1f}"
+            f" | {ratio:.2f} | {target} | {result} |"
+        )
+        if result:
+            checks.append((f"{t.name} ({t.page})", target, result))
+    feed = firsts["feed"]
+    p99 = med([s["p99"] for s in feed.samples])
+    checks.append(
+        (
+            "feed first page p99",
+            f"< {FEED_P99_MS:g} ms",
+            f"{verdict(p99 < FEED_P99_MS)} ({p99:.1f} ms)",
+        )
+    )
+    nolimit = firsts["feed, limiter off"]
+    overhead = med(
+        [s["avg"] / n["avg"] - 1 for s, n in zip(feed.samples, nolimit.samples, strict=True)]
+    )
+    lines += ["", "| other measure | value | target | |", "|---|---|---|---|"]
+    lines.append(
+        f"| limiter cost on the feed (mean latency, on vs off) | {overhead:+.1%} "
+        f"({med([s['avg'] for s in feed.samples]):.2f} vs "
+        f"{med([s['avg'] for s in nolimit.samples]):.2f} ms) | <= +{LIMITER_OVERHEAD:.0%} | "
+        f"{verdict(overhead <= LIMITER_OVERHEAD)} |"
+    )
+    ing = extra.get("ingest")
+    if ing:
+        lines.append(
+            f"| ingestion, `manage.py ingest` ({ing['fetches']} fetches x 1,000 entries, "
+            f"10% changed) | {ing['per_second']:,.0f} updates/s ({ing['ms_per_fetch']:.0f} ms a "
+            f"fetch; {ing['per_second_with_startup']:,.0f}/s counting {ing['startup']:.1f} s "
+            f"start-up) | >= {INGEST_PER_S:,.0f}/s | {verdict(ing['per_second'] >= INGEST_PER_S)} |"
+        )
+    hooks = extra.get("webhooks")
+    if hooks:
+        burst, paced = hooks["burst"], hooks["paced"]
+        lines.append(
+            f"| webhook deliveries/s, one worker, concurrency {meta['concurrency']} "
+            f"({burst['deliveries']} at once) | {burst['per_second']:,.0f}/s | "
+            f">= {HOOKS_PER_S:g}/s | {verdict(burst['per_second'] >= HOOKS_PER_S)} |"
+        )
+        lines.append(
+            f"| webhook commit -> receiver ({paced['deliveries']} at "
+            f"{paced['rate_offered']:.0f}/s) | p50 {paced['p50_ms']:.0f} ms, "
+            f"p99 {paced['p99_ms']:.0f} ms | p99 < {HOOKS_P99_MS:g} ms | "
+            f"{verdict(paced['p99_ms'] < HOOKS_P99_MS)} |"
+        )
+        lines.append(
+            f"| peak RSS, Celery worker | parent {hooks['rss_parent_mb']:.0f} MiB, largest "
+            f"child {hooks['rss_child_max_mb']:.0f} MiB, all {hooks['rss_total_mb']:.0f} MiB "
+            f"| | |"
+        )
+    rss = extra.get("web_rss")
+    if rss:
+        lines.append(f"| peak RSS, web worker (gunicorn) | {rss:.0f} MiB | | |")
+    misses = [c for c in checks if c[2].startswith("MISS")]
+    lines += ["", f"Targets: {len(checks) - len(misses)} of {len(checks)} read-API checks pass."]
+    return "\n".join(lines)
+
+
+def git_commit() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    return done.stdout.strip() + ("+changes" if dirty else "")
+
+
+def machine() -> str:
+    cpu = "?"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    mem = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))  # type: ignore[union-attr]
+    load = os.getloadavg()[0]
+    return f"{os.cpu_count()} cores ({cpu}), {mem / 1048576:.0f} GiB, load {load:.1f} at start"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", choices=sorted(SIZES), default="full")
+    parser.add_argument("--repeat", type=int, help="runs per URL; the median is reported")
+    parser.add_argument("--duration", type=float, help="seconds per wrk run")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (all servers)")
+    parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
+    parser.add_argument("--concurrency", type=int, default=8, help="Celery worker concurrency")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tidemark_bench"
+        ),
+    )
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/6")
+    )
+    parser.add_argument("--regenerate", action="store_true", help="reload the data set")
+    parser.add_argument("--only", default="", help="comma list: reads,ingest,webhooks")
+    args = parser.parse_args()
+    size = SIZES[args.size]
+    repeat = args.repeat or size["repeat"]
+    duration = args.duration or size["duration"]
+    database_url = args.database_url
+    if (
+        args.size == "small"
+        and "BENCH_DATABASE_URL" not in os.environ
+        and args.database_url.endswith("/tidemark_bench")
+    ):
+        database_url += "_small"
+    parts = set(filter(None, args.only.split(","))) or {"reads", "ingest", "webhooks"}
+    VAR.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "size": args.size,
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": git_commit(),
+        "machine": machine(),
+        "workers": args.workers,
+        "threads": args.threads,
+        "duration": duration,
+        "concurrency": args.concurrency,
+    }
+    try:
+        binary = ensure_wrk()
+        env = base_env(database_url, args.redis_url)
+        import redis
+
+        redis.Redis.from_url(args.redis_url).flushdb()  # the bench's own Redis db only
+        state = ensure_database(env, args.size, args.regenerate)
+        extra: dict[str, Any] = {}
+        targets: list[Target] = []
+        if "reads" in parts:
+            targets = build_targets(env, state, size["deep_rows"])
+            servers = start_servers(env, args.workers, args.threads)
+            check_targets(targets, state["key"])
+            log(f"warming up {len(targets)} URLs")
+            for t in targets:
+                wrk(binary, t.url, state["key"], 1)
+            for n in range(repeat):
+                for t in targets:
+                    t.samples.append(wrk(binary, t.url, state["key"], duration))
+                    s = t.samples[-1]
+                    log(
+                        f"run {n + 1}/{repeat} {t.name} ({t.page}): {s['rps']:.0f} req/s, "
+                        f"p50 {s['p50']:.1f} ms, p99 {s['p99']:.1f} ms"
+                    )
+            extra["web_rss"] = max(peak_rss_mb(p) for p in children(servers["app"].pid))
+            for proc in servers.values():
+                stop(proc)
+        if "ingest" in parts:
+            log("ingestion through manage.py ingest")
+            extra["ingest"] = measure_ingest(env, size["ingest_fetches"])
+        if "webhooks" in parts:
+            log("webhook deliveries through a Celery worker")
+            extra["webhooks"] = measure_webhooks(env, size["hooks"], args.concurrency)
+        table = report(targets, extra, meta) if targets else json.dumps(extra, indent=2)
+        print(table)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        (VAR / f"result-{args.size}-{stamp}.md").write_text(table + "\n")
+        (VAR / f"result-{args.size}-{stamp}.json").write_text(
+            json.dumps(
+                {
+                    "meta": meta,
+                    "extra": extra,
+                    "targets": [
+                        {
+                            "name": t.name,
+                            "page": t.page,
+                            "depth": t.depth,
+                            "url": t.url,
+                            "samples": t.samples,
+                        }
+                        for t in targets
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return 0
+    except SuiteBroken as exc:
+        log(f"SUITE BROKEN: {exc}")
+        return 1
+    finally:
+        stop_all()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
