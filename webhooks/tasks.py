@@ -50,7 +50,7 @@ def deliver(delivery_id: int) -> str:
     return outcome.result
 
 
-@shared_task(name="webhooks.sweep", acks_late=True, time_limit=120)
+@shared_task(name="webhooks.sweep", acks_late=True, soft_time_limit=100, time_limit=120)
 def sweep() -> int:
     """Every minute: re-enqueue deliveries whose attempt is overdue."""
     ids = delivery.due_delivery_ids()
@@ -64,7 +64,7 @@ def sweep() -> int:
     return sent
 
 
-@shared_task(name="webhooks.expire", acks_late=True, time_limit=3600)
+@shared_task(name="webhooks.expire", acks_late=True, soft_time_limit=3500, time_limit=3600)
 def expire() -> int:
     """Daily: delete finished delivery records older than the retention period (30 days)."""
     deleted = delivery.expire_finished()

@@ -81,3 +81,27 @@ def test_it_starts_with_secure_production_settings() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[-1] == "False"
+
+
+def test_embedded_sqlite_waits_for_the_write_lock_instead_of_failing() -> None:
+    """web, worker and beat share one SQLite file under `make run`."""
+    code = (
+        "import django; django.setup(); from django.db import connection as c; "
+        "c.ensure_connection(); cur = c.cursor(); cur.execute('PRAGMA journal_mode'); "
+        "print(c.settings_dict['OPTIONS']['transaction_mode'], cur.fetchone()[0])"
+    )
+    keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={
+            **keep,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": "sqlite:////tmp/tidemark-settings-test.sqlite3",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["IMMEDIATE", "wal"]
