@@ -91,7 +91,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 # A reused connection is checked with a `SELECT 1` once per request: one extra round trip
 # per API call. Off, a connection broken by a database restart fails one request per worker
 # before it is replaced (see docs/performance.md).
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -286,6 +286,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # The embedded broker has no host; kombu warns about that on every connection.
+    LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}  # type: ignore[index]
 
 
 def _refuse_insecure_production() -> None:

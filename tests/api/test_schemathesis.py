@@ -93,7 +93,8 @@ def seeded(db: None, history: History, key: str) -> Iterator[dict[str, Any]]:
 
 # Loaded at import from the generated document (no request, no database needed).
 positive = load("positive")
-negative = load("negative")
+# /v1/openapi.json takes no parameter, so there is nothing invalid to send it.
+negative = load("negative").exclude(path="/v1/openapi.json")
 
 _SETTINGS = hypothesis.settings(
     deadline=None,
