@@ -12,26 +12,18 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.decorators import owner_required
 from accounts.forms import KeyCreateForm
 from accounts.keys import mint_key
 from accounts.models import Account, ApiKey
 from accounts.revocation import revoke_keys
 
 SESSION_NEW_KEY = "connect_agent_new_key"
-
-
-def _account_for(request: HttpRequest) -> Account | None:
-    return Account.objects.filter(owner_id=request.user.pk).first()
-
-
-def _no_account(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/no_account.html", status=403)
 
 
 def _origin(request: HttpRequest) -> str:
@@ -55,24 +47,18 @@ def _render_page(
 
 
 @require_GET
-@login_required
+@owner_required
 @never_cache  # the page may carry a freshly minted secret: keep it out of every cache
-def connect_agent(request: HttpRequest) -> HttpResponse:
+def connect_agent(request: HttpRequest, account: Account) -> HttpResponse:
     """List the account's keys, show a new key once, and offer the create form."""
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
     return _render_page(request, account, KeyCreateForm())
 
 
 @require_POST
-@login_required
+@owner_required
 @never_cache
-def create_key(request: HttpRequest) -> HttpResponse:
+def create_key(request: HttpRequest, account: Account) -> HttpResponse:
     """Mint a key, stash its plaintext in the session, and redirect to the list (PRG)."""
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
     form = KeyCreateForm(request.POST)
     if not form.is_valid():
         return _render_page(request, account, form, status=400)
@@ -84,12 +70,9 @@ def create_key(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@login_required
-def revoke_key(request: HttpRequest, key_id: int) -> HttpResponse:
+@owner_required
+def revoke_key(request: HttpRequest, account: Account, key_id: int) -> HttpResponse:
     """GET asks for confirmation; POST revokes and redirects to the list."""
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
     key = get_object_or_404(ApiKey, pk=key_id, account=account)
     if request.method == "POST":
         if revoke_keys(ApiKey.objects.filter(pk=key.pk)):

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
@@ -19,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.decorators import owner_required
 from accounts.models import Account
 from webhooks import delivery, signing, tasks
 from webhooks.forms import EndpointForm
@@ -26,14 +26,6 @@ from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 SESSION_NEW_SECRET = "webhooks_new_secret"
 LOG_SIZE = 50
-
-
-def _account_for(request: HttpRequest) -> Account | None:
-    return Account.objects.filter(owner_id=request.user.pk).first()
-
-
-def _no_account(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/no_account.html", status=403)
 
 
 def _endpoint(account: Account, endpoint_id: int) -> WebhookEndpoint:
@@ -64,22 +56,16 @@ def _render_list(
 
 
 @require_GET
-@login_required
+@owner_required
 @never_cache  # the page may carry a freshly created secret
-def endpoint_list(request: HttpRequest) -> HttpResponse:
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
+def endpoint_list(request: HttpRequest, account: Account) -> HttpResponse:
     return _render_list(request, account, EndpointForm())
 
 
 @require_POST
-@login_required
+@owner_required
 @never_cache
-def add_endpoint(request: HttpRequest) -> HttpResponse:
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
+def add_endpoint(request: HttpRequest, account: Account) -> HttpResponse:
     form = EndpointForm(request.POST)
     if not form.is_valid():
         return _render_list(request, account, form, status=400)
@@ -100,11 +86,8 @@ def add_endpoint(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@login_required
-def endpoint_log(request: HttpRequest, endpoint_id: int) -> HttpResponse:
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
+@owner_required
+def endpoint_log(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
     endpoint = _endpoint(account, endpoint_id)
     deliveries = (
         WebhookDelivery.objects.filter(endpoint=endpoint)
@@ -116,10 +99,9 @@ def endpoint_log(request: HttpRequest, endpoint_id: int) -> HttpResponse:
     return render(request, "webhooks/log.html", context)
 
 
-def _set_active(request: HttpRequest, endpoint_id: int, active: bool) -> HttpResponse:
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
+def _set_active(
+    request: HttpRequest, account: Account, endpoint_id: int, active: bool
+) -> HttpResponse:
     endpoint = _endpoint(account, endpoint_id)
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=active)
     word = "enabled" if active else "disabled"
@@ -128,23 +110,20 @@ def _set_active(request: HttpRequest, endpoint_id: int, active: bool) -> HttpRes
 
 
 @require_POST
-@login_required
-def disable_endpoint(request: HttpRequest, endpoint_id: int) -> HttpResponse:
-    return _set_active(request, endpoint_id, False)
+@owner_required
+def disable_endpoint(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
+    return _set_active(request, account, endpoint_id, False)
 
 
 @require_POST
-@login_required
-def enable_endpoint(request: HttpRequest, endpoint_id: int) -> HttpResponse:
-    return _set_active(request, endpoint_id, True)
+@owner_required
+def enable_endpoint(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
+    return _set_active(request, account, endpoint_id, True)
 
 
 @require_POST
-@login_required
-def delete_endpoint(request: HttpRequest, endpoint_id: int) -> HttpResponse:
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
+@owner_required
+def delete_endpoint(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
     endpoint = _endpoint(account, endpoint_id)
     url = endpoint.url
     endpoint.delete()
@@ -153,11 +132,8 @@ def delete_endpoint(request: HttpRequest, endpoint_id: int) -> HttpResponse:
 
 
 @require_POST
-@login_required
-def send_test_event(request: HttpRequest, endpoint_id: int) -> HttpResponse:
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
+@owner_required
+def send_test_event(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
     endpoint = _endpoint(account, endpoint_id)
     if not endpoint.active:
         messages.error(request, "Enable the webhook before sending a test event.")
@@ -173,11 +149,8 @@ def send_test_event(request: HttpRequest, endpoint_id: int) -> HttpResponse:
 
 
 @require_POST
-@login_required
-def redeliver(request: HttpRequest, delivery_id: int) -> HttpResponse:
-    account = _account_for(request)
-    if account is None:
-        return _no_account(request)
+@owner_required
+def redeliver(request: HttpRequest, account: Account, delivery_id: int) -> HttpResponse:
     row = get_object_or_404(
         WebhookDelivery.objects.only("pk", "endpoint_id", "event_id"),
         pk=delivery_id,
