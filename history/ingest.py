@@ -555,21 +555,8 @@ def _attribute_change(
     return change, type_changed
 
 
-_STORED_FIELDS = (
-    "id",
-    "identity_key",
-    "title",
-    "url",
-    "kind",
-    "price",
-    "currency",
-    "image_url",
-    "attributes",
-    "is_stub",
-    "read",
-    "update_type",
-    "update_time",
-)
+# What reconciliation reads of a stored entry: its keys and every field it may rewrite.
+_STORED_FIELDS = ("id", "identity_key", *_ENTRY_WRITE_FIELDS)
 
 
 class _Stored:
