@@ -846,6 +846,14 @@ def main() -> int:
     )
     parser.add_argument("--regenerate", action="store_true", help="reload the data set")
     parser.add_argument("--only", default="", help="comma list: reads,ingest,webhooks")
+    parser.add_argument("--filter", default="", help="measure only URLs whose name has this")
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="extra environment for the servers and workers (experiments)",
+    )
     args = parser.parse_args()
     size = SIZES[args.size]
     repeat = args.repeat or size["repeat"]
@@ -872,6 +880,8 @@ def main() -> int:
     try:
         binary = ensure_wrk()
         env = base_env(database_url, args.redis_url)
+        env.update(dict(item.split("=", 1) for item in args.env))
+        meta["env"] = args.env
         import redis
 
         redis.Redis.from_url(args.redis_url).flushdb()  # the bench's own Redis db only
@@ -880,6 +890,9 @@ def main() -> int:
         targets: list[Target] = []
         if "reads" in parts:
             targets = build_targets(env, state, size["deep_rows"])
+            if args.filter:
+                keep = ("FLOOR", "limiter off", args.filter)
+                targets = [t for t in targets if t.name == "feed" or any(k in t.name for k in keep)]
             servers = start_servers(env, args.workers, args.threads)
             check_targets(targets, state["key"])
             log(f"warming up {len(targets)} URLs")
