@@ -93,6 +93,17 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 # before it is replaced (see docs/performance.md).
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# PostgreSQL: server-side binding lets psycopg 3 prepare a statement after 5 runs on a
+# connection, so the API's hot queries are planned once per connection rather than once
+# per request (planning the timeline-card join costs more than running it; see
+# docs/performance.md). Turn off behind a transaction-mode pooler without prepared
+# statement support (PgBouncer < 1.21).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+    "DB_PREPARED_STATEMENTS", default=True
+):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"server_side_binding": True, "prepare_threshold": 5}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL: str = env.str("REDIS_URL", default="")
