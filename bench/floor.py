@@ -22,8 +22,6 @@ import psycopg
 
 from history import ids  # pure Python (no Django): the same public-id scheme
 
-_PAIRS = [a + b for a in ids.ALPHABET for b in ids.ALPHABET]
-
 _KEY_SQL = "SELECT account_id, revoked_at IS NOT NULL FROM accounts_apikey WHERE digest = %s"
 _FEED_SQL = """
     SELECT u.id, u.at, u.change_id, u.update_type, u.field, u.value_change, u.importance,
@@ -51,14 +49,7 @@ def _connection() -> psycopg.Connection[Any]:
     return _conn
 
 
-def _id(prefix: str, pk: int) -> str:
-    n = (pk * ids._MULT) % ids._MOD
-    n, r0 = divmod(n, 3844)
-    n, r1 = divmod(n, 3844)
-    n, r2 = divmod(n, 3844)
-    n, r3 = divmod(n, 3844)
-    n, r4 = divmod(n, 3844)
-    return prefix + ids.ALPHABET[n] + _PAIRS[r4] + _PAIRS[r3] + _PAIRS[r2] + _PAIRS[r1] + _PAIRS[r0]
+_id = ids.encode
 
 
 def _item(row: tuple[Any, ...]) -> dict[str, Any]:

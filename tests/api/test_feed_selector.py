@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from history import ids
-from history.selectors import _id, feed_page, feed_updates_by_ids
+from history.selectors import feed_page, feed_updates_by_ids
 from tests.factories import EntryFactory, SourceFactory, UpdateFactory
 
 pytestmark = pytest.mark.django_db
@@ -62,12 +62,3 @@ def test_it_matches_what_the_feed_serves(account):
 
 def test_it_returns_nothing_for_no_ids(account):
     assert feed_updates_by_ids(account.pk, []) == []
-
-
-@pytest.mark.parametrize("pk", [1, 2, 61, 62, 3843, 3844, 10**9, 2**40 + 7, 2**63 - 1])
-def test_the_fast_id_encoder_matches_ids_encode(pk):
-    assert _id(ids.UPDATE, pk) == ids.encode(ids.UPDATE, pk)
-
-
-def test_the_fast_id_encoder_matches_ids_encode_on_a_range():
-    assert all(_id("x_", pk) == ids.encode("x_", pk) for pk in range(1, 20_000, 7))
