@@ -19,9 +19,12 @@ def discovered_tasks() -> None:
 @pytest.mark.parametrize(("name", "entry"), BEAT_ENTRIES, ids=[n for n, _ in BEAT_ENTRIES])
 def test_it_publishes_each_beat_job(name: str, entry: dict[str, object]) -> None:
     task = celery_app.tasks[str(entry["task"])]
-    with celery_app.connection_for_write("memory://") as connection:
+    with (
+        celery_app.connection_for_write("memory://") as connection,
+        celery_app.amqp.Producer(connection) as producer,
+    ):
         # apply_async is what beat calls; it refuses, e.g., a soft limit above the hard one.
-        result = task.apply_async(connection=connection)
+        result = task.apply_async(producer=producer)
     assert result.id
     assert task.soft_time_limit is not None
     assert task.time_limit is not None
