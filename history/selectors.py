@@ -47,6 +47,21 @@ def _json(value: Any) -> Any:
     return orjson.loads(value)
 
 
+def _keyset(
+    sql: str, params: list[Any], order: tuple[str, str], after: SortKey | None, limit: int
+) -> str:
+    """Append the keyset condition, `(time, id)` descending, and `limit + 1` rows.
+
+    The extra row is what makes `hasMore` exact; `after` is the last row already served.
+    """
+    time_col, id_col = order
+    if after is not None:
+        sql += f" AND ({time_col}, {id_col}) < (%s, %s)"
+        params += after
+    params.append(limit + 1)
+    return sql + f" ORDER BY {time_col} DESC, {id_col} DESC LIMIT %s"
+
+
 def _placeholders(count: int) -> str:
     return ", ".join(["%s"] * count)
 
@@ -104,11 +119,7 @@ def sources_page(account_id: int, after: SortKey | None, limit: int) -> list[Pag
     """Sources newest first: (created_at, id) descending, on index source_account_created."""
     sql = f"SELECT {_SOURCE_COLUMNS} FROM history_source s WHERE s.account_id = %s"
     params: list[Any] = [account_id]
-    if after is not None:
-        sql += " AND (s.created_at, s.id) < (%s, %s)"
-        params += after
-    sql += " ORDER BY s.created_at DESC, s.id DESC LIMIT %s"
-    params.append(limit + 1)
+    sql = _keyset(sql, params, ("s.created_at", "s.id"), after, limit)
     return [((row[1], row[0]), _source(row)) for row in _fetch(sql, params)]
 
 
@@ -183,11 +194,7 @@ def entries_page(
         " WHERE e.source_id = %s AND e.account_id = %s AND e.is_stub = false"
     )
     params: list[Any] = [source_id, account_id]
-    if after is not None:
-        sql += " AND (e.update_time, e.id) < (%s, %s)"
-        params += after
-    sql += " ORDER BY e.update_time DESC, e.id DESC LIMIT %s"
-    params.append(limit + 1)
+    sql = _keyset(sql, params, ("e.update_time", "e.id"), after, limit)
     return [((row[10], row[0]), _entry(row)) for row in _fetch(sql, params)]
 
 
@@ -300,11 +307,7 @@ def feed_page(
     if since is not None:
         sql += " AND u.at >= %s"
         params.append(since)
-    if after is not None:
-        sql += " AND (u.at, u.id) < (%s, %s)"
-        params += after
-    sql += " ORDER BY u.at DESC, u.id DESC LIMIT %s"
-    params.append(limit + 1)
+    sql = _keyset(sql, params, ("u.at", "u.id"), after, limit)
     return [((row[1], row[0]), _feed_update(row)) for row in _fetch(sql, params)]
 
 
@@ -346,11 +349,7 @@ def entry_updates_page(
     if importance is not None:
         sql += " AND u.importance_level = %s"
         params.append(importance)
-    if after is not None:
-        sql += " AND (u.at, u.id) < (%s, %s)"
-        params += after
-    sql += " ORDER BY u.at DESC, u.id DESC LIMIT %s"
-    params.append(limit + 1)
+    sql = _keyset(sql, params, ("u.at", "u.id"), after, limit)
     return [((row[1], row[0]), _update(row)) for row in _fetch(sql, params)]
 
 
