@@ -9,6 +9,11 @@ import pytest
 
 from tests.factories import AccountFactory, api_key
 
+# The Celery worker and receiver fixtures, registered once here so that every test folder
+# shares ONE session worker (a fixture imported into a module would start a second one,
+# and two workers consuming one queue race each other).
+pytest_plugins = ["tests.webhooks.support"]
+
 TEST_OUTPUT = Path(
     os.environ.get("TEST_OUTPUT_DIR", Path(__file__).resolve().parent.parent / "test-output")
 )

@@ -17,12 +17,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from accounts.models import Account
 from tests.factories import AccountFactory, UserFactory
-from tests.webhooks.conftest import (  # noqa: F401 (fixtures)
-    _session_worker,
-    receiver,
-    wait_until,
-    worker,
-)
+from tests.webhooks.support import wait_until
 from webhooks.models import WebhookEndpoint
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -47,8 +42,8 @@ def _reload_until(
 def test_add_see_secret_once_test_event_status_and_redeliver(
     page: Page,
     live_server: Any,
-    worker: Any,  # noqa: F811 (the fixture imported above)
-    receiver: Any,  # noqa: F811
+    worker: Any,
+    receiver: Any,
     shots: Path,
 ) -> None:
     base = str(live_server)

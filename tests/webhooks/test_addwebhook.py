@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.webhooks.conftest import make_account
+from tests.webhooks.support import make_account
 from webhooks.models import WebhookEndpoint
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.factories import UserFactory
-from tests.webhooks.conftest import add_endpoint, make_account
+from tests.webhooks.support import add_endpoint, make_account
 from webhooks.models import WebhookAttempt, WebhookDelivery
 
 pytestmark = [pytest.mark.django_db]

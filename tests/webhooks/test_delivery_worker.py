@@ -14,7 +14,7 @@ from history.ids import encode
 from history.models import Update
 from history.selectors import feed_updates_by_ids
 from tests.factories import api_key
-from tests.webhooks.conftest import (
+from tests.webhooks.support import (
     add_endpoint,
     closed_port_url,
     ingest_prices,

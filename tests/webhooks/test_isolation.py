@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from history.models import Update
-from tests.webhooks.conftest import (
+from tests.webhooks.support import (
     add_endpoint,
     closed_port_url,
     ingest_prices,

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tests.webhooks.conftest import add_endpoint, make_account
+from tests.webhooks.support import add_endpoint, make_account
 from webhooks import tasks
 from webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 

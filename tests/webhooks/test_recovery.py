@@ -11,7 +11,7 @@ import pytest
 
 from config.celery import app
 from history.models import Update
-from tests.webhooks.conftest import (
+from tests.webhooks.support import (
     add_endpoint,
     ingest_prices,
     make_account,

@@ -19,7 +19,7 @@ from history import ids
 from history.models import Update
 from history.signals import updates_recorded
 from tests.factories import UpdateFactory
-from tests.webhooks.conftest import add_endpoint, make_account
+from tests.webhooks.support import add_endpoint, make_account
 from webhooks import crypto, delivery, signing, tasks
 from webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 

@@ -147,9 +147,17 @@ def closed_port_url() -> str:
 class Worker:
     """A `celery -A config worker` subprocess on the test database."""
 
+    # Every worker this test process started: two live ones would race for one queue.
+    started: list[Worker] = []
+
     def __init__(self, log_path: Path) -> None:
         self.log_path = log_path
         self.proc: subprocess.Popen[bytes] | None = None
+        Worker.started.append(self)
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
 
     def env(self) -> dict[str, str]:
         db = connection.settings_dict
@@ -161,6 +169,8 @@ class Worker:
         return env
 
     def start(self) -> None:
+        others = [w for w in Worker.started if w is not self and w.running]
+        assert not others, "a second Celery worker would race the first for the queue"
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [
@@ -248,7 +258,7 @@ def worker(_session_worker: Worker, transactional_db: Any, settings: Any) -> Ite
     settings.WEBHOOK_TOTAL_TIMEOUT = 2.0
     settings.WEBHOOK_LEASE_GRACE_SECONDS = 1.0
     settings.WEBHOOK_SWEEP_GRACE_SECONDS = 0.0
-    if _session_worker.proc is None or _session_worker.proc.poll() is not None:
+    if not _session_worker.running:
         _session_worker.start()  # a previous test killed it
     yield _session_worker
     # Nothing of this test may leak into the next one (rows are flushed, messages too).
