@@ -22,6 +22,17 @@ from tests.factories import ChangeFactory, EntryFactory, SourceFactory, UpdateFa
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 
 
+# Every /v1 endpoint that needs a key, with ids that exist in no account.
+KEYED_ENDPOINTS = [
+    "/v1/sources",
+    "/v1/sources/src_00000000000/entries",
+    "/v1/updates",
+    "/v1/entries/ent_00000000000/updates",
+    "/v1/entries/ent_00000000000/changes",
+    "/v1/changes/chg_00000000000/snapshot",
+]
+
+
 @pytest.fixture(autouse=True)
 def blob_storage(settings: Any, tmp_path: Path) -> Path:
     """Default storage in a temp dir, so snapshot bytes never touch var/."""

@@ -11,18 +11,12 @@ from django.utils import timezone
 
 from accounts.keys import digest
 from accounts.models import ApiKey
+from tests.api.conftest import KEYED_ENDPOINTS
 from tests.factories import api_key
 
 pytestmark = pytest.mark.django_db
 
-ENDPOINTS = [
-    "/v1/sources",
-    "/v1/sources/src_00000000000/entries",
-    "/v1/updates",
-    "/v1/entries/ent_00000000000/updates",
-    "/v1/entries/ent_00000000000/changes",
-    "/v1/changes/chg_00000000000/snapshot",
-]
+ENDPOINTS = KEYED_ENDPOINTS
 
 
 def assert_unauthorized(response, challenge: str) -> None:

@@ -7,17 +7,12 @@ from django.test import Client
 
 from accounts.models import ApiKey
 from history import selectors
-from tests.api.conftest import History
+from tests.api.conftest import KEYED_ENDPOINTS, History
 
 pytestmark = pytest.mark.django_db
 
 PATHS = [
-    "/v1/sources",
-    "/v1/sources/src_00000000000/entries",
-    "/v1/updates",
-    "/v1/entries/ent_00000000000/updates",
-    "/v1/entries/ent_00000000000/changes",
-    "/v1/changes/chg_00000000000/snapshot",
+    *KEYED_ENDPOINTS,
     "/v1/openapi.json",
     "/v1/no/such/thing",
 ]
