@@ -38,10 +38,13 @@ class Summary:
         self.updates += result.updates
 
 
-def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]], list[str]]:
+Problem = tuple[int, str]  # (line number, what is wrong with it)
+
+
+def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]], list[Problem]]:
     """Parse every line; return the documents with their line numbers, and the problems."""
     docs: list[tuple[int, FetchDocument]] = []
-    problems: list[str] = []
+    problems: list[Problem] = []
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue  # blank lines (e.g. a trailing newline) carry no fetch
@@ -49,17 +52,17 @@ def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]],
             # Decoded here, not by json.loads, which would guess UTF-16/32 from the bytes.
             text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(f"line {number}: not UTF-8 ({exc.reason} at byte {exc.start})")
+            problems.append((number, f"not UTF-8 ({exc.reason} at byte {exc.start})"))
             continue
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            problems.append(f"line {number}: malformed JSON: {exc.msg} at column {exc.colno}")
+            problems.append((number, f"malformed JSON: {exc.msg} at column {exc.colno}"))
             continue
         try:
             docs.append((number, parse_fetch(obj)))
         except IngestError as exc:
-            problems.append(f"line {number}: {exc.path or '(document)'}: {exc.message}")
+            problems.append((number, f"{exc.path or '(document)'}: {exc.message}"))
     return docs, problems
 
 
@@ -86,11 +89,11 @@ class Command(BaseCommand):
         accounts = {a.slug: a for a in Account.objects.filter(slug__in=slugs)}
         for number, doc in docs:
             if doc.account not in accounts:
-                problems.append(f"line {number}: account: no account '{doc.account}'")
+                problems.append((number, f"account: no account '{doc.account}'"))
         if problems:
-            problems.sort(key=lambda p: int(p.split(":", 1)[0].removeprefix("line ")))
-            for problem in problems[:MAX_REPORTED]:
-                self.stderr.write(problem)
+            problems.sort(key=lambda problem: problem[0])
+            for number, message in problems[:MAX_REPORTED]:
+                self.stderr.write(f"line {number}: {message}")
             if len(problems) > MAX_REPORTED:
                 self.stderr.write(f"... and {len(problems) - MAX_REPORTED} more")
             raise CommandError(
