@@ -8,14 +8,17 @@ request is served uncounted; the API's base view turns it into `X-RateLimit-*` h
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
-from rest_framework.views import APIView
 
 from accounts import ratelimit
-from accounts.ratelimit import RateLimit
 
-__all__ = ["ApiKeyRateThrottle", "RateLimit"]
+if TYPE_CHECKING:  # at run time, importing DRF's views here would be circular
+    from rest_framework.views import APIView
+
+    from accounts.models import ApiKey
 
 
 class ApiKeyRateThrottle(BaseThrottle):
@@ -27,8 +30,8 @@ class ApiKeyRateThrottle(BaseThrottle):
         self._wait: int | None = None
         if key is None:
             return True
-        # `request.auth` is the key row (or a lean stand-in with the same two attributes).
-        result = ratelimit.hit(key.pk, getattr(key, "rate_limit", None))
+        api_key = cast("ApiKey", key)  # what ApiKeyAuthentication puts in request.auth
+        result = ratelimit.hit(api_key.pk, api_key.rate_limit)
         request.ratelimit = result  # type: ignore[attr-defined]
         if result is None or result.allowed:
             return True
