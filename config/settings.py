@@ -142,7 +142,8 @@ STATIC_ROOT = env.str("STATIC_ROOT", default=str(VAR_DIR / "static"))
 
 _BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
-if CELERY_BROKER_URL.startswith("filesystem://"):
+_EMBEDDED_BROKER = CELERY_BROKER_URL.startswith("filesystem://")
+if _EMBEDDED_BROKER:
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "data_folder_in": str(_BROKER_DIR),
         "data_folder_out": str(_BROKER_DIR),
@@ -297,7 +298,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
-if CELERY_BROKER_URL.startswith("filesystem://"):
+if _EMBEDDED_BROKER:
     # The embedded broker has no host; kombu warns about that on every connection.
     LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}  # type: ignore[index]
 
