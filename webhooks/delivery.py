@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -83,6 +83,24 @@ def verdict(status_code: int | None, error: str) -> str:
     return "failed"  # redirects and every other 4xx (and anything unexpected)
 
 
+# The common claim in one statement (PostgreSQL): a pending, due delivery of an active
+# endpoint is locked (SKIP LOCKED: a row another worker holds is not ours), moved to
+# `sending` and returned with what the attempt needs. Anything else (not due, finished, an
+# expired lease, a disabled endpoint) updates nothing and goes through `_claim_checked`.
+_CLAIM_DUE = """
+UPDATE webhooks_webhookdelivery AS d
+   SET status = %(sending)s, attempt_count = d.attempt_count + 1, lease_until = %(lease)s
+  FROM webhooks_webhookendpoint AS e
+ WHERE d.id = (SELECT id FROM webhooks_webhookdelivery
+                WHERE id = %(id)s AND status = %(pending)s
+                  AND (next_attempt_at IS NULL OR next_attempt_at <= %(due)s)
+                  FOR UPDATE SKIP LOCKED)
+   AND e.id = d.endpoint_id AND e.active
+RETURNING d.attempt_count, d.max_attempts, d.event_id, d.event_type, d.body,
+          d.last_status_code, d.last_error, e.id, e.url, e.secret_encrypted
+"""
+
+
 def claim(delivery_id: int) -> WebhookDelivery | None:
     """Take the delivery for one attempt, or None when it is not ours to send now.
 
@@ -90,6 +108,44 @@ def claim(delivery_id: int) -> WebhookDelivery | None:
     re-enqueue racing a countdown, or a second worker a no-op.
     """
     now = timezone.now()
+    lease_until = now + timedelta(seconds=lease_seconds())
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _CLAIM_DUE,
+                {
+                    "id": delivery_id,
+                    "sending": WebhookDelivery.Status.SENDING,
+                    "pending": WebhookDelivery.Status.PENDING,
+                    "lease": lease_until,
+                    "due": now + CLAIM_TOLERANCE,
+                },
+            )
+            row = cursor.fetchone()
+        if row is not None:
+            endpoint = WebhookEndpoint(id=row[7], url=row[8], secret_encrypted=row[9], active=True)
+            return WebhookDelivery(
+                id=delivery_id,
+                endpoint=endpoint,
+                status=WebhookDelivery.Status.SENDING,
+                attempt_count=row[0],
+                max_attempts=row[1],
+                event_id=row[2],
+                event_type=row[3],
+                body=row[4],
+                last_status_code=row[5],
+                last_error=row[6],
+                next_attempt_at=None,
+                lease_until=lease_until,
+            )
+    return _claim_checked(delivery_id, now, lease_until)
+
+
+def _claim_checked(
+    delivery_id: int, now: datetime, lease_until: datetime
+) -> WebhookDelivery | None:
+    """The claim with every case spelled out: a worker that died holding the claim, a
+    disabled endpoint, and backends without SKIP LOCKED (SQLite in development)."""
     with transaction.atomic():
         delivery = (
             WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
@@ -117,7 +173,6 @@ def claim(delivery_id: int) -> WebhookDelivery | None:
             delivery.last_error = "endpoint disabled"
             _finish(delivery, WebhookDelivery.Status.FAILED, now)
             return None
-        lease_until = now + timedelta(seconds=lease_seconds())
         # Conditional on the state read above, so the claim holds even on a backend
         # without row locks (SQLite in development): one of two racers updates nothing.
         taken = WebhookDelivery.objects.filter(
@@ -208,16 +263,10 @@ def attempt(delivery_id: int) -> Outcome:
         fields.update(next_attempt_at=now + timedelta(seconds=delay))
     else:
         fields.update(status=decision, finished_at=now, next_attempt_at=None)
-    with transaction.atomic():
-        # Conditional on our claim still standing: if the lease ran out (a very slow worker)
-        # and another worker took over, this stale result is dropped.
-        updated = WebhookDelivery.objects.filter(
-            pk=delivery.pk, status=WebhookDelivery.Status.SENDING, attempt_count=number
-        ).update(**fields)
-        if not updated:
-            log.warning("webhook delivery %s: lease lost before attempt %s", delivery.pk, number)
-            return Outcome("stale")
-        WebhookAttempt.objects.create(
+    recorded = _record(
+        delivery,
+        fields,
+        WebhookAttempt(
             delivery=delivery,
             number=number,
             started_at=started_at,
@@ -226,7 +275,11 @@ def attempt(delivery_id: int) -> Outcome:
             error=error,
             detail=detail[:300],
             response_excerpt=excerpt,
-        )
+        ),
+    )
+    if not recorded:
+        log.warning("webhook delivery %s: lease lost before attempt %s", delivery.pk, number)
+        return Outcome("stale")
     log.info(
         "webhook delivery %s attempt %s: %s (%s)",
         delivery.pk,
@@ -235,6 +288,61 @@ def attempt(delivery_id: int) -> Outcome:
         status_code or error,
     )
     return Outcome(decision, delay)
+
+
+# The attempt's outcome in one statement (PostgreSQL): the delivery moves on only while
+# our claim still stands, and the attempt row is written only when it did.
+_RECORD = """
+WITH moved AS (
+    UPDATE webhooks_webhookdelivery
+       SET status = %(status)s, last_status_code = %(last_status_code)s,
+           last_error = %(last_error)s, lease_until = NULL,
+           next_attempt_at = %(next_attempt_at)s, finished_at = %(finished_at)s
+     WHERE id = %(id)s AND status = %(sending)s AND attempt_count = %(number)s
+ RETURNING id
+)
+INSERT INTO webhooks_webhookattempt
+       (delivery_id, number, started_at, duration_ms, status_code, error, detail,
+        response_excerpt)
+SELECT id, %(number)s, %(started_at)s, %(duration_ms)s, %(status_code)s, %(error)s,
+       %(detail)s, %(response_excerpt)s
+  FROM moved
+"""
+
+
+def _record(delivery: WebhookDelivery, fields: dict[str, Any], row: WebhookAttempt) -> bool:
+    """Store the attempt and the delivery's next state, atomically; False when the lease
+    ran out (a very slow worker) and another worker took over: this stale result is dropped."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _RECORD,
+                {
+                    "id": delivery.pk,
+                    "sending": WebhookDelivery.Status.SENDING,
+                    "status": fields["status"],
+                    "last_status_code": fields["last_status_code"],
+                    "last_error": fields["last_error"],
+                    "next_attempt_at": fields.get("next_attempt_at"),
+                    "finished_at": fields.get("finished_at"),
+                    "number": row.number,
+                    "started_at": row.started_at,
+                    "duration_ms": row.duration_ms,
+                    "status_code": row.status_code,
+                    "error": row.error,
+                    "detail": row.detail,
+                    "response_excerpt": row.response_excerpt,
+                },
+            )
+            return cursor.rowcount == 1
+    with transaction.atomic():
+        updated = WebhookDelivery.objects.filter(
+            pk=delivery.pk, status=WebhookDelivery.Status.SENDING, attempt_count=row.number
+        ).update(**fields)
+        if not updated:
+            return False
+        row.save(force_insert=True)
+    return True
 
 
 def due_delivery_ids(*, grace_seconds: float | None = None, limit: int = 1000) -> list[int]:
