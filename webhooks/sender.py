@@ -21,19 +21,23 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import os
 import re
 import socket
 import ssl
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from http.client import RemoteDisconnected
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.exceptions import HTTPError as Urllib3HTTPError
-from urllib3.exceptions import NewConnectionError
+from urllib3.exceptions import NewConnectionError, ProtocolError
 from urllib3.exceptions import TimeoutError as Urllib3Timeout
+from urllib3.response import HTTPResponse
 
 MAX_RESPONSE_BYTES = 4096
 USER_AGENT = "Tidemark-Webhooks/1.0"
@@ -212,6 +216,128 @@ def _connection(target: Target, address: str, connect_timeout: float) -> HTTPCon
     return HTTPConnection(address, target.port, timeout=connect_timeout)
 
 
+# A kept-alive connection is identified by everything that was checked or verified when it
+# was opened: scheme, host name (TLS SNI and certificate), port, and the checked address.
+_Key = tuple[str, str, int, str]
+
+
+class _Pool:
+    """Idle keep-alive connections of this process, reused only for the same checked target.
+
+    `post` checks the URL before every attempt, as before; a pooled connection is taken
+    only when it was opened to the address that check just chose, under the same host
+    name and port, so reuse never reaches an address that was not checked this time.
+    """
+
+    IDLE_SECONDS = 2.0  # below common server keep-alive timeouts (Node's is 5 s)
+    PER_KEY = 8
+    TOTAL = 32
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: dict[_Key, list[tuple[float, HTTPConnection]]] = {}
+
+    def take(self, key: _Key) -> HTTPConnection | None:
+        """An idle connection for `key` that is still open, or None."""
+        now = time.monotonic()
+        while True:
+            with self._lock:
+                stack = self._idle.get(key)
+                if not stack:
+                    return None
+                since, conn = stack.pop()
+            if now - since < self.IDLE_SECONDS and conn.is_connected:
+                return conn
+            conn.close()
+
+    def give(self, key: _Key, conn: HTTPConnection) -> None:
+        closing: list[HTTPConnection] = []
+        with self._lock:
+            stack = self._idle.setdefault(key, [])
+            stack.append((time.monotonic(), conn))
+            if len(stack) > self.PER_KEY:
+                closing.append(stack.pop(0)[1])
+            if sum(len(s) for s in self._idle.values()) > self.TOTAL:
+                oldest = min(self._idle, key=lambda k: self._idle[k][0][0] if self._idle[k] else 0)
+                closing += [c for _, c in self._idle.pop(oldest)]
+        for conn in closing:
+            conn.close()
+
+    def close_all(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, {}
+        for stack in idle.values():
+            for _, conn in stack:
+                conn.close()
+
+    def clear(self) -> None:
+        """After fork: the child must not share its parent's sockets (nor its lock)."""
+        self._lock = threading.Lock()
+        self._idle = {}
+
+
+class _Deadlines:
+    """One thread per process enforces every request's hard deadline (a Timer thread started
+    per request cost more than a fast request)."""
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        self._cond = threading.Condition()
+        self._due: dict[int, tuple[float, Callable[[], None]]] = {}
+        self._count = 0
+        self._thread: threading.Thread | None = None
+
+    def add(self, seconds: float, callback: Callable[[], None]) -> int:
+        with self._cond:
+            self._count += 1
+            self._due[self._count] = (time.monotonic() + seconds, callback)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="webhook-deadlines", daemon=True
+                )
+                self._thread.start()
+            self._cond.notify()
+            return self._count
+
+    def cancel(self, token: int) -> bool:
+        """True when the callback was cancelled in time: it has not run and never will."""
+        with self._cond:
+            return self._due.pop(token, None) is not None
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                now = time.monotonic()
+                fired = [t for t, (due, _) in self._due.items() if due <= now]
+                callbacks = [self._due.pop(t)[1] for t in fired]
+                if not callbacks:
+                    nearest = min((due for due, _ in self._due.values()), default=now + 60.0)
+                    self._cond.wait(nearest - now)
+                    continue
+            for callback in callbacks:
+                with contextlib.suppress(Exception):
+                    callback()
+
+
+_pool = _Pool()
+_deadlines = _Deadlines()
+
+
+def close_idle_connections() -> None:
+    """Close this process's kept-alive connections (tests; a worker never needs to)."""
+    _pool.close_all()
+
+
+def _after_fork() -> None:
+    _pool.clear()
+    _deadlines.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
 def post(
     url: str,
     body: bytes,
@@ -223,7 +349,9 @@ def post(
     """POST `body` to a checked receiver; raise UnsafeURL (final) or SendError (retryable).
 
     The total deadline is hard: a watchdog shuts the socket down when it passes, so a
-    receiver that drips bytes cannot hold a worker longer than `total_timeout`.
+    receiver that drips bytes cannot hold a worker longer than `total_timeout`. The
+    connection is kept alive for the next attempt to the same checked target when the
+    answer was read to its end.
     """
     connect_timeout = connect_timeout or settings.WEBHOOK_CONNECT_TIMEOUT
     total_timeout = total_timeout or settings.WEBHOOK_TOTAL_TIMEOUT
@@ -232,42 +360,72 @@ def post(
     except DNSFailure as exc:
         raise SendError("dns_error", str(exc)) from exc
     started = time.monotonic()
-    conn = _connection(target, target.addresses[0], min(connect_timeout, total_timeout))
+    key = (target.scheme, target.host, target.port, target.addresses[0])
+    conn = _pool.take(key)
+    reused = conn is not None
+    if conn is None:
+        conn = _connection(target, target.addresses[0], min(connect_timeout, total_timeout))
     expired = threading.Event()
+    current = [conn]
 
     def _expire() -> None:
         expired.set()
-        sock = conn.sock
+        sock = current[0].sock
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
 
-    watchdog = threading.Timer(total_timeout, _expire)
-    watchdog.daemon = True
-    watchdog.start()
+    token = _deadlines.add(total_timeout, _expire)
+    keep = False
     try:
-        conn.connect()
-        conn.timeout = max(0.1, total_timeout - (time.monotonic() - started))
         request_headers = {
             "Host": target.host_header,
             "User-Agent": USER_AGENT,
             "Accept": "*/*",
-            "Connection": "close",
             **headers,
         }
-        # preload_content=False: the body is read below, and only its first few KiB.
-        conn.request("POST", target.path, body=body, headers=request_headers, preload_content=False)
-        response = conn.getresponse()
+        try:
+            response = _exchange(conn, target, body, request_headers, started, total_timeout)
+        except (ConnectionError, RemoteDisconnected, ProtocolError):
+            if not reused or expired.is_set():
+                raise
+            # The receiver closed the idle connection as we reused it: nothing was
+            # answered, so the request is sent again on a new connection.
+            conn.close()
+            conn = current[0] = _connection(
+                target, target.addresses[0], min(connect_timeout, total_timeout)
+            )
+            response = _exchange(conn, target, body, request_headers, started, total_timeout)
         try:
             excerpt = response.read(MAX_RESPONSE_BYTES)
+            keep = response.isclosed()  # read to its end: the connection may serve again
         except (Urllib3HTTPError, OSError):
             excerpt = b""  # the status decides; an unreadable body does not matter
         return Response(status=response.status, excerpt=excerpt)
     except Exception as exc:
         raise _classify(exc, expired.is_set(), total_timeout) from exc
     finally:
-        watchdog.cancel()
-        conn.close()
+        # A deadline that fired (or is firing) may shut the socket down at any moment.
+        if _deadlines.cancel(token) and keep and conn.is_connected:
+            _pool.give(key, conn)
+        else:
+            conn.close()
+
+
+def _exchange(
+    conn: HTTPConnection,
+    target: Target,
+    body: bytes,
+    headers: dict[str, str],
+    started: float,
+    total_timeout: float,
+) -> HTTPResponse:
+    if conn.sock is None:
+        conn.connect()
+    conn.timeout = max(0.1, total_timeout - (time.monotonic() - started))
+    # preload_content=False: the caller reads the body, and only its first few KiB.
+    conn.request("POST", target.path, body=body, headers=headers, preload_content=False)
+    return conn.getresponse()
 
 
 def _classify(exc: Exception, expired: bool, total_timeout: float) -> SendError:

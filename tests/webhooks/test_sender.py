@@ -7,7 +7,8 @@ IP literals and odd spellings never reach a resolver.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -209,3 +210,98 @@ def test_it_connects_to_the_checked_address_with_the_name_for_tls(
     assert made["server_hostname"] == "hooks.example.com"  # SNI
     assert made["assert_hostname"] == "hooks.example.com"  # certificate check
     assert made["cert_reqs"] == "CERT_REQUIRED"
+
+
+class _KeepAlive(BaseHTTPRequestHandler):
+    """HTTP/1.1 with keep-alive; records the server address and client port of each request.
+    A request whose path ends in `/slow` is answered after `slow` seconds; with `drop`, the
+    server closes every connection after its answer (without announcing it)."""
+
+    protocol_version = "HTTP/1.1"
+    seen: list[tuple[str, int]] = []
+    slow = 0.0
+    drop = False
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        type(self).seen.append((self.connection.getsockname()[0], self.client_address[1]))
+        if self.path.endswith("/slow"):
+            time.sleep(type(self).slow)
+        self.send_response(204)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = type(self).drop
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def keep_alive(settings: Any) -> Iterator[Callable[[str], int]]:
+    """Start keep-alive receivers on loopback addresses (all on one port); yield a starter."""
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    sender.close_idle_connections()
+    _KeepAlive.seen, _KeepAlive.slow, _KeepAlive.drop = [], 0.0, False
+    servers: list[ThreadingHTTPServer] = []
+
+    def start(address: str) -> int:
+        port = servers[0].server_address[1] if servers else 0
+        server = ThreadingHTTPServer((address, port), _KeepAlive)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return int(server.server_address[1])
+
+    yield start
+    sender.close_idle_connections()
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def test_attempts_to_the_same_checked_address_share_one_connection(
+    keep_alive: Callable[[str], int], dns: Any
+) -> None:
+    port = keep_alive("127.0.0.1")
+    dns({"hooks.test": ["127.0.0.1"]})
+    for _ in range(3):
+        assert sender.post(f"http://hooks.test:{port}/hook", b"{}", {}).status == 204
+    assert len(_KeepAlive.seen) == 3
+    assert len(set(_KeepAlive.seen)) == 1  # one client connection for all three
+
+
+def test_a_kept_connection_is_not_used_once_the_name_resolves_elsewhere(
+    keep_alive: Callable[[str], int], dns: Any
+) -> None:
+    port = keep_alive("127.0.0.1")
+    keep_alive("127.0.0.2")
+    dns({"hooks.test": ["127.0.0.1"]})
+    sender.post(f"http://hooks.test:{port}/hook", b"{}", {})
+    dns({"hooks.test": ["127.0.0.2"]})  # the name moved: the checked address is the new one
+    sender.post(f"http://hooks.test:{port}/hook", b"{}", {})
+    assert [host for host, _ in _KeepAlive.seen] == ["127.0.0.1", "127.0.0.2"]
+
+
+def test_a_connection_the_receiver_closed_is_replaced(
+    keep_alive: Callable[[str], int],
+) -> None:
+    port = keep_alive("127.0.0.1")
+    _KeepAlive.drop = True
+    for _ in range(3):
+        assert sender.post(f"http://127.0.0.1:{port}/hook", b"{}", {}).status == 204
+    assert len(set(_KeepAlive.seen)) == 3
+
+
+def test_the_total_deadline_holds_on_a_kept_connection(
+    keep_alive: Callable[[str], int],
+) -> None:
+    port = keep_alive("127.0.0.1")
+    _KeepAlive.slow = 3.0
+    sender.post(f"http://127.0.0.1:{port}/hook", b"{}", {})
+    started = time.monotonic()
+    with pytest.raises(sender.SendError) as info:
+        sender.post(f"http://127.0.0.1:{port}/slow", b"{}", {}, total_timeout=0.5)
+    assert info.value.kind == "timeout"
+    assert time.monotonic() - started < 2.0
+    assert len(set(_KeepAlive.seen)) == 1  # the slow request went on the kept connection
