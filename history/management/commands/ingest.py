@@ -8,12 +8,14 @@ line is ingested in its own transaction, in file order, and a summary is printed
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import Account
@@ -41,6 +43,26 @@ class Summary:
 Problem = tuple[int, str]  # (line number, what is wrong with it)
 
 
+# Each digit as "0" and any other byte as a space: a run of 19 zeros marks an integer
+# literal that may not fit in 64 bits.
+_DIGITS_ONLY = bytes(ord("0") if ord("0") <= byte <= ord("9") else ord(" ") for byte in range(256))
+_LONG_DIGIT_RUN = b"0" * 19
+
+
+def _loads(raw: bytes, text: str) -> Any:
+    """Decode one line with orjson, several times faster than the standard library, or with
+    the standard library, which decides as it always did: where orjson refuses a line (the
+    standard library accepts NaN and lone surrogates, and words a malformed line's error as
+    before), and where the line holds a run of 19 or more digits (orjson reads integers past
+    64 bits as floats, losing digits)."""
+    if _LONG_DIGIT_RUN in raw.translate(_DIGITS_ONLY):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]], list[Problem]]:
     """Parse every line; return the documents with their line numbers, and the problems."""
     docs: list[tuple[int, FetchDocument]] = []
@@ -55,7 +77,7 @@ def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]],
             problems.append((number, f"not UTF-8 ({exc.reason} at byte {exc.start})"))
             continue
         try:
-            obj = json.loads(text)
+            obj = _loads(raw, text)
         except json.JSONDecodeError as exc:
             problems.append((number, f"malformed JSON: {exc.msg} at column {exc.colno}"))
             continue
@@ -74,6 +96,16 @@ class Command(BaseCommand):
         parser.add_argument("path", help="NDJSON file, or - for standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # Parsing builds tens of thousands of objects a fetch, which sets off the garbage
+        # collector's full passes; each would walk every object of Django's start-up too
+        # (tens of milliseconds a pass). Frozen, those are skipped: they are not garbage.
+        gc.freeze()
+        try:
+            self._ingest(options)
+        finally:
+            gc.unfreeze()
+
+    def _ingest(self, options: dict[str, Any]) -> None:
         path: str = options["path"]
         if path == "-":
             stream: IO[bytes] = options.get("stdin") or sys.stdin.buffer

@@ -1,0 +1,229 @@
+"""The fast paths of ingestion decide exactly as the general ones do.
+
+Parsing checks plainly typed entries in one pass (`_plain_entry`) and sends anything else
+through the checking path; reconciliation skips stored entries seen unchanged on their raw
+row; PostgreSQL writes entries and updates as one JSON array per statement; the command
+reads lines with orjson and falls back to the standard library.
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from history.ingest import IngestError, _entry, _plain_entry, ingest
+from history.models import Entry, Update
+from tests.history.conftest import fetch_doc
+
+PLAIN_ENTRIES = [
+    {"title": "Only a title"},
+    {"url": "https://shop.example.com/p/1", "title": "Keyed by url"},
+    {"identityKey": "k", "title": "T", "price": 3},
+    {"identityKey": "k", "title": "T", "price": 9.5, "currency": "EUR", "kind": "product"},
+    {"identityKey": "k", "title": "T", "imageUrl": "http://img.example.com/1.png"},
+    {"identityKey": "k", "title": "T", "stub": True},
+    {"identityKey": "k", "title": "T", "stub": False, "attributes": {}},
+    {"identityKey": "k", "title": "Größe „L“ 🧦", "attributes": {"Farbe": {"s": "grün"}}},
+    {
+        "identityKey": "k",
+        "title": "T",
+        "attributes": {
+            "seats": {"n": 3, "unit": "users"},
+            "weight": {"unit": "kg", "n": 1.5},
+            "inStock": {"b": False},
+            "big": {"n": 2**70},
+        },
+    },
+    {"identityKey": "k", "title": "T", "price": None, "url": None, "attributes": None},
+]
+
+
+@pytest.mark.parametrize("raw", PLAIN_ENTRIES)
+def test_plain_entries_parse_as_the_checking_path_parses_them(raw):
+    plain = _plain_entry(raw)
+
+    assert plain is not None
+    assert plain == _entry(raw, "entries[0]")
+    # Attribute objects are rebuilt as the checking path builds them, key order included.
+    assert [list(a) for a in plain.attributes.values()] == [
+        list(a) for a in _entry(raw, "entries[0]").attributes.values()
+    ]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # Accepted, but only by the checking path, which drops the null keys.
+        {"title": "T", "attributes": {"size": {"n": 1, "s": None}}},
+        {"title": "T", "attributes": {"size": {"n": 1, "unit": None}}},
+    ],
+)
+def test_unusual_but_valid_entries_take_the_checking_path(raw):
+    assert _plain_entry(raw) is None
+    assert _entry(raw, "entries[0]").attributes == {"size": {"n": 1}}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "not an object",
+        {"title": "T", "colour": "red"},
+        {"title": "   "},
+        {"title": 5},
+        {"identityKey": " ", "title": "T"},
+        {"identityKey": "k" * 513, "title": "T"},
+        {"title": "t" * 513},
+        {"title": "T", "url": "ftp://x.example.com/"},
+        {"title": "T", "imageUrl": "/relative.png"},
+        {"title": "T", "kind": "k" * 101},
+        {"title": "T", "currency": "c" * 17},
+        {"title": "T", "price": True},
+        {"title": "T", "price": "9.99"},
+        {"title": "T", "price": math.nan},
+        {"title": "T", "price": math.inf},
+        {"title": "T", "stub": None},
+        {"title": "T", "attributes": []},
+        {"title": "T", "attributes": {"title": {"s": "x"}}},
+        {"title": "T", "attributes": {" ": {"s": "x"}}},
+        {"title": "T", "attributes": {"a" * 201: {"s": "x"}}},
+        {"title": "T", "attributes": {"size": {}}},
+        {"title": "T", "attributes": {"size": {"n": 1, "s": "one"}}},
+        {"title": "T", "attributes": {"size": {"n": True}}},
+        {"title": "T", "attributes": {"size": {"n": math.nan}}},
+        {"title": "T", "attributes": {"size": {"s": 1}}},
+        {"title": "T", "attributes": {"size": {"b": 0}}},
+        {"title": "T", "attributes": {"size": {"n": 1, "unit": 5}}},
+        {"title": "T", "attributes": {"size": {"n": 1, "unit": "u" * 33}}},
+        {"title": "T", "attributes": {"size": {"n": 1, "other": 2}}},
+    ],
+)
+def test_invalid_entries_are_left_to_the_checking_path(raw):
+    assert _plain_entry(raw) is None
+    with pytest.raises(IngestError):
+        _entry(raw, "entries[0]")
+
+
+def item(key: str, title: str, **fields: Any) -> dict[str, Any]:
+    return {"identityKey": key, "title": title, **fields}
+
+
+@pytest.mark.django_db
+def test_entries_seen_unchanged_are_neither_rewritten_nor_recorded(account):
+    entries = [item(f"k{i}", f"T{i}", price=i, attributes={"a": {"n": i}}) for i in range(5)]
+    ingest(fetch_doc("acme", entries))
+
+    with CaptureQueriesContext(connection) as queries:
+        result = ingest(fetch_doc("acme", entries))
+
+    assert result.update_ids == []
+    assert not [q for q in queries if 'UPDATE "history_entry"' in q["sql"]]
+
+
+@pytest.mark.django_db
+def test_update_ids_come_back_in_the_order_the_updates_were_recorded(account):
+    keys = [f"k{i:03}" for i in range(300)]
+    ingest(fetch_doc("acme", [item(k, k, price=1) for k in keys]))
+
+    # A different order, and one update in every other entry.
+    moved = list(reversed(keys))[::2]
+    result = ingest(
+        fetch_doc("acme", [item(k, k, price=2 if k in moved else 1) for k in reversed(keys)])
+    )
+
+    entry_keys = dict(Entry.objects.values_list("id", "identity_key"))
+    by_id = {u.pk: u for u in Update.objects.filter(pk__in=result.update_ids)}
+    assert [entry_keys[by_id[pk].entry_id] for pk in result.update_ids] == moved
+
+
+AWKWARD = [
+    'a "quoted" title',
+    "back\\slash and {braces}, commas",
+    "NULL",
+    "",
+    "ünïcödé ✓ 🧦",
+    "tab\tand\nnewline",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", AWKWARD)
+def test_awkward_values_round_trip_through_the_bulk_writes(account, text):
+    ingest(fetch_doc("acme", [item("k", "first", attributes={"s": {"s": "x"}})]))
+
+    result = ingest(
+        fetch_doc(
+            "acme",
+            [
+                item(
+                    "k",
+                    text or "-",
+                    url=f"https://shop.example.com/{text}",
+                    kind=text,
+                    attributes={"s": {"s": text}, "big": {"n": 2**70}},
+                )
+            ],
+        )
+    )
+
+    entry = Entry.objects.get()
+    assert (entry.title, entry.url, entry.kind) == (
+        text or "-",
+        f"https://shop.example.com/{text}",
+        text,
+    )
+    assert entry.attributes == {"s": {"s": text}, "big": {"n": 2**70}}
+    changes = {u.field: u.value_change for u in Update.objects.filter(pk__in=result.update_ids)}
+    assert changes["s"] == {"type": "string", "previous": "x", "current": text}
+    assert changes["big"] == {"type": "number", "current": 2**70}
+
+
+def run_command(tmp_path: Path, *lines: bytes) -> tuple[str, str]:
+    path = tmp_path / "fetches.ndjson"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("ingest", str(path), stdout=out, stderr=err)
+    except CommandError as exc:  # the message is what is checked
+        err.write(str(exc))
+    return out.getvalue(), err.getvalue()
+
+
+@pytest.mark.django_db
+def test_lines_orjson_refuses_are_read_by_the_standard_library_as_before(account, tmp_path):
+    doc = fetch_doc("acme", [item("k", "T", attributes={"big": {"n": 2**70}})])
+
+    out, err = run_command(tmp_path, json.dumps(doc).encode())
+
+    assert "1 update(s)" in out, err
+    assert Entry.objects.get().attributes == {"big": {"n": 2**70}}
+
+    nan = json.dumps(fetch_doc("acme", [item("k", "T", price=math.nan)])).encode()
+    assert b"NaN" in nan
+    _, err = run_command(tmp_path, nan)
+    assert "line 1: entries[0].price: must be a number" in err
+
+
+@pytest.mark.django_db
+def test_malformed_lines_are_worded_by_the_standard_library(account, tmp_path):
+    _, err = run_command(tmp_path, b'{"account": "acme", "source": ')
+
+    assert "line 1: malformed JSON: Expecting value at column 31" in err
+
+
+@pytest.mark.django_db
+def test_the_command_leaves_the_garbage_collector_as_it_found_it(account, tmp_path):
+    before = gc.get_freeze_count()
+
+    run_command(tmp_path, json.dumps(fetch_doc("acme", [item("k", "T")])).encode())
+    run_command(tmp_path, b"not json")
+
+    assert gc.get_freeze_count() == before
