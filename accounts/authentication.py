@@ -2,14 +2,23 @@
 
 Order of checks, cheapest first: the header's shape, the OAuth prefix (refused with its own
 message), the key's format and checksum (`keys.is_well_formed`, no database touched), then
-one indexed lookup by SHA-256 digest, a constant-time compare, and the revocation check.
-`last_used_at` is written by a conditional UPDATE at most once a minute per key, so a busy
-key costs no write on most requests.
+the key's record by SHA-256 digest.
+
+The record comes from Redis when it is cached there, in the same round trip that counts the
+request for the rate limit (`ratelimit.authenticate`); otherwise from one indexed database
+lookup with a constant-time compare and the revocation check, after which it is cached for
+`KEY_CACHE_SECONDS` and counted, again in one round trip (`ratelimit.fill`). Revoking,
+editing or deleting a key replaces its cached record with a tombstone (`accounts.signals`),
+so revocation applies on the next request.
+
+`last_used_at` is written by a conditional UPDATE at most once a minute per key, checked on
+database lookups, so a busy key costs no write on most requests.
 """
 
 from __future__ import annotations
 
 import hmac
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,8 +30,8 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from accounts import keys
-from accounts.models import ApiKey
+from accounts import keys, ratelimit
+from accounts.ratelimit import RateLimit
 
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
@@ -41,15 +50,52 @@ _TOUCH_SQL = """
 """
 
 
-class ApiKeyAuthentication(BaseAuthentication):
-    """`Authorization: Bearer <key>`; sets `request.auth` to the ApiKey (user stays None).
+@dataclass(slots=True)
+class AuthenticatedKey:
+    """What `request.auth` holds for a valid key: its record, and the limiter's verdict."""
 
-    The account is `request.auth.account_id`; every read is scoped to it.
+    pk: int
+    account_id: int
+    digest: str
+    scopes: tuple[str, ...]
+    rate_limit: int | None
+    # True when authentication already went through the limiter (cached keys are counted
+    # in the lookup's round trip); `ratelimit` is then the window, or None if uncounted.
+    limiter_done: bool = False
+    ratelimit: RateLimit | None = None
+
+    def record(self) -> str:
+        """The cached form: `<counted>|<pk>|<account>|<rate limit>|<scopes>`.
+
+        It starts with '1' when the key carries the scope every counted endpoint requires,
+        so the Lua script knows whether to count it without knowing about scopes.
+        """
+        counted = "1" if keys.READ_SCOPE in self.scopes else "0"
+        limit = "" if self.rate_limit is None else str(self.rate_limit)
+        return f"{counted}|{self.pk}|{self.account_id}|{limit}|{','.join(self.scopes)}"
+
+    @classmethod
+    def from_record(cls, key_digest: str, record: str) -> AuthenticatedKey:
+        _, pk, account_id, limit, scopes = record.split("|")
+        return cls(
+            pk=int(pk),
+            account_id=int(account_id),
+            digest=key_digest,
+            scopes=tuple(scopes.split(",")) if scopes else (),
+            rate_limit=int(limit) if limit else None,
+        )
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    """`Authorization: Bearer <key>`; sets `request.auth` to an AuthenticatedKey.
+
+    `request.user` stays None. The account is `request.auth.account_id`; every read is
+    scoped to it.
     """
 
     keyword = "Bearer"
 
-    def authenticate(self, request: Request) -> tuple[None, ApiKey] | None:
+    def authenticate(self, request: Request) -> tuple[None, AuthenticatedKey] | None:
         header = request.META.get("HTTP_AUTHORIZATION", "")
         if not header:
             return None  # DRF answers NotAuthenticated -> 401 with the plain challenge
@@ -63,9 +109,22 @@ class ApiKeyAuthentication(BaseAuthentication):
             )
         if not keys.is_well_formed(token):
             raise AuthenticationFailed("The API key is malformed.")
-        return None, self._lookup(keys.digest(token))
+        key_digest = keys.digest(token)
+        if not ratelimit.caching():
+            return None, self._lookup(key_digest)
+        cached = ratelimit.authenticate(key_digest)
+        if cached is not None:
+            record, window = cached
+            key = AuthenticatedKey.from_record(key_digest, record)
+            if window is not None:
+                key.ratelimit = ratelimit.rate_limit(key.rate_limit, *window)
+        else:
+            key = self._lookup(key_digest)
+            key.ratelimit = ratelimit.fill(key_digest, key.record(), key.rate_limit)
+        key.limiter_done = True
+        return None, key
 
-    def _lookup(self, key_digest: str) -> ApiKey:
+    def _lookup(self, key_digest: str) -> AuthenticatedKey:
         now = timezone.now()
         stale_before = now - LAST_USED_RESOLUTION
         # Raw SQL: this runs on every request, and an ORM instance costs ~4x the query.
@@ -79,7 +138,7 @@ class ApiKeyAuthentication(BaseAuthentication):
             raise AuthenticationFailed("This API key has been revoked.")
         if stale:
             _touch(pk, now, stale_before)
-        return ApiKey(
+        return AuthenticatedKey(
             pk=pk,
             account_id=account_id,
             digest=stored_digest,
@@ -94,10 +153,10 @@ class ApiKeyAuthentication(BaseAuthentication):
         return CHALLENGE_NO_CREDENTIALS
 
 
-def _scopes(value: Any) -> list[str]:
+def _scopes(value: Any) -> tuple[str, ...]:
     if isinstance(value, str | bytes):
         value = orjson.loads(value)
-    return list(value or [])
+    return tuple(value or ())
 
 
 def _touch(pk: int, now: datetime, stale_before: datetime) -> None:

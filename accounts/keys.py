@@ -21,6 +21,7 @@ ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 RANDOM_LENGTH = 32
 CHECKSUM_LENGTH = 6
 DISPLAY_LENGTH = 4  # random characters kept in the display prefix
+READ_SCOPE = "read"  # what every /v1 endpoint but openapi.json requires
 
 
 def _base62(number: int, width: int) -> str:

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from rest_framework.permissions import BasePermission
 
-from accounts.models import ApiKey
+from accounts.authentication import AuthenticatedKey
+from accounts.keys import READ_SCOPE
 
 if TYPE_CHECKING:
     # Only for hints: DRF imports this module while rest_framework.views is initialising.
@@ -21,8 +22,8 @@ class HasReadScope(BasePermission):
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         key = request.auth
-        if not isinstance(key, ApiKey):
+        if not isinstance(key, AuthenticatedKey):
             # No credentials: DRF turns a False here into NotAuthenticated (401) because
             # the request has an authenticator with a challenge header.
             return False
-        return "read" in key.scopes
+        return READ_SCOPE in key.scopes

@@ -1,14 +1,20 @@
-"""Fixed windows per API key in Redis, counted atomically in one round trip.
+"""The API's Redis: fixed-window rate limits per key, and the cached key records.
 
-One Lua script does the whole job inside Redis: INCR the key's counter, start the window
-(PEXPIRE) on the first hit, and read the time left with PTTL. Because the window is the
-key's own expiry, the clock is Redis's alone; the web workers' clocks never matter and no
-read-then-write race exists between workers.
+Everything a `/v1` request needs from Redis happens in one Lua round trip (`authenticate`):
+read the key's cached record (`ak1:<digest>`) and, when the key may be counted, INCR its
+counter (`rl:<digest>`), start the window with PEXPIRE on the first hit and read the time
+left with PTTL. Because the window is the counter's own expiry, the clock is Redis's alone;
+the web workers' clocks never matter and no read-then-write race exists between workers.
 
-When Redis cannot be reached, `hit` returns None and the request is served uncounted (spec:
-Limits, rule 3). A small per-process circuit breaker then skips Redis entirely for
-`RATE_LIMIT_BREAKER_SECONDS`, so a dead Redis costs one connect timeout per worker per
-breaker period rather than one per request.
+A record is cached for `KEY_CACHE_SECONDS` after a database lookup (`fill`, which also
+counts, in one round trip) and replaced by a tombstone when the key is revoked, edited or
+deleted (`forget`), so revocation applies on the next request; if Redis cannot be told,
+the record expires within `KEY_CACHE_SECONDS` (see docs/performance.md).
+
+When Redis cannot be reached, calls return None: the key is looked up in the database and
+the request is served uncounted (spec: Limits, rule 3). A small per-process circuit
+breaker then skips Redis entirely for `RATE_LIMIT_BREAKER_SECONDS`, so a dead Redis costs
+one connect timeout per worker per breaker period rather than one per request.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -26,21 +34,50 @@ from redis.retry import Retry
 
 log = logging.getLogger(__name__)
 
-# KEYS[1] = counter; ARGV[1] = window in ms. Returns {count, ms left in the window}.
-_SCRIPT = """
-local count = redis.call('INCR', KEYS[1])
-local left = redis.call('PTTL', KEYS[1])
+# The counting tail shared by both scripts: KEYS[2] = counter, ARGV[1] = window in ms.
+_COUNT = """
+local count = redis.call('INCR', KEYS[2])
+local left = redis.call('PTTL', KEYS[2])
 if left < 0 then
   -- first hit of a window (or a counter that somehow lost its expiry): start the window
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  redis.call('PEXPIRE', KEYS[2], ARGV[1])
   left = tonumber(ARGV[1])
 end
-return {count, left}
 """
+
+# KEYS[1] unused (kept so both scripts share _COUNT). Returns {count, ms left in the window}.
+_HIT = _COUNT + "return {count, left}\n"
+
+# KEYS[1] = cached record, KEYS[2] = counter; ARGV[1] = window in ms, or 0 not to count.
+# Returns nil when no usable record is cached, {record} when not counted, else
+# {record, count, left}. A record starting with '1' may be counted (it has the scope
+# every counted endpoint needs); a tombstone '-' means "ask the database".
+_AUTHENTICATE = (
+    """
+local record = redis.call('GET', KEYS[1])
+if not record or record == '-' then return nil end
+if ARGV[1] == '0' or string.sub(record, 1, 1) ~= '1' then return {record} end
+"""
+    + _COUNT
+    + "return {record, count, left}\n"
+)
+
+# KEYS and ARGV[1] as above; ARGV[2] = the record, ARGV[3] = its lifetime in ms. The NX
+# keeps a tombstone written by a concurrent revocation: a stale record never replaces it.
+_FILL = (
+    """
+redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[3])
+if ARGV[1] == '0' or string.sub(ARGV[2], 1, 1) ~= '1' then return {} end
+"""
+    + _COUNT
+    + "return {count, left}\n"
+)
 
 # A live Redis answers in well under a millisecond; a stuck one must not hold a worker.
 READ_TIMEOUT_SECONDS = 0.1
 KEY_PREFIX = "rl:"
+RECORD_PREFIX = "ak1:"
+TOMBSTONE = "-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +103,18 @@ class _Limiter:
             retry=Retry(NoBackoff(), 0),
             retry_on_timeout=False,
         )
-        self.script = self.client.register_script(_SCRIPT)
+        self.scripts = {
+            name: self.client.register_script(source)
+            for name, source in (("hit", _HIT), ("authenticate", _AUTHENTICATE), ("fill", _FILL))
+        }
         self.open_until = 0.0  # monotonic time until which Redis is not tried
 
-    def hit(self, name: str, window_ms: int) -> tuple[int, int] | None:
+    def call(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        """Run one script; the `_UNREACHABLE` marker when Redis is down or the breaker open."""
         if time.monotonic() < self.open_until:
-            return None
+            return _UNREACHABLE
         try:
-            count, left = self.script(keys=[name], args=[window_ms])
+            return self.scripts[script](keys=keys, args=args)
         except redis.RedisError as exc:
             self.open_until = time.monotonic() + settings.RATE_LIMIT_BREAKER_SECONDS
             log.warning(
@@ -81,10 +122,23 @@ class _Limiter:
                 exc.__class__.__name__,
                 settings.RATE_LIMIT_BREAKER_SECONDS,
             )
-            return None
-        return int(count), int(left)
+            return _UNREACHABLE
+
+    def tombstone(self, names: list[str]) -> bool:
+        """Replace cached records with tombstones; False when Redis could not be told."""
+        ttl_ms = max(int(settings.KEY_CACHE_SECONDS * 1000), 1)
+        try:
+            with self.client.pipeline(transaction=False) as pipe:
+                for name in names:
+                    pipe.set(name, TOMBSTONE, px=ttl_ms)
+                pipe.execute()
+        except redis.RedisError as exc:
+            log.warning("could not forget cached API keys (%s)", exc.__class__.__name__)
+            return False
+        return True
 
 
+_UNREACHABLE = object()
 _lock = threading.Lock()
 _limiter: _Limiter | None = None
 
@@ -110,24 +164,91 @@ def reset() -> None:
         _limiter = None
 
 
-def counter_name(key_id: int) -> str:
-    return f"{KEY_PREFIX}{key_id}"
+def counter_name(ident: int | str) -> str:
+    """The window counter of one API key (its digest) or of any other identity."""
+    return f"{KEY_PREFIX}{ident}"
 
 
-def hit(key_id: int, limit: int | None) -> RateLimit | None:
-    """Count one request for the key; None means the limiter is unreachable (uncounted)."""
-    limiter = _get_limiter()
-    if limiter is None:
-        return None
+def record_name(key_digest: str) -> str:
+    return f"{RECORD_PREFIX}{key_digest}"
+
+
+def _window_ms() -> int:
+    return int(settings.RATE_LIMIT_WINDOW_SECONDS * 1000) if settings.RATE_LIMIT_ENABLED else 0
+
+
+def _cache_ms() -> int:
+    return int(settings.KEY_CACHE_SECONDS * 1000)
+
+
+def rate_limit(limit: int | None, count: int, left_ms: int) -> RateLimit:
     allowance = limit or settings.RATE_LIMIT_DEFAULT
-    window_ms = int(settings.RATE_LIMIT_WINDOW_SECONDS * 1000)
-    result = limiter.hit(counter_name(key_id), window_ms)
-    if result is None:
-        return None
-    count, left_ms = result
     return RateLimit(
         limit=allowance,
         remaining=max(allowance - count, 0),
         reset=max(math.ceil(left_ms / 1000), 1),
         allowed=count <= allowance,
     )
+
+
+def hit(ident: int | str, limit: int | None) -> RateLimit | None:
+    """Count one request for `ident`; None when the limiter is off or Redis unreachable."""
+    limiter = _get_limiter()
+    window_ms = _window_ms()
+    if limiter is None or not window_ms:
+        return None
+    result = limiter.call("hit", [counter_name(ident), counter_name(ident)], [window_ms])
+    if result is _UNREACHABLE:
+        return None
+    count, left_ms = result
+    return rate_limit(limit, int(count), int(left_ms))
+
+
+def authenticate(key_digest: str) -> tuple[str, tuple[int, int] | None] | None:
+    """The cached record of a key, counted in the same round trip; None on a cache miss.
+
+    Returns (record, (count, ms left in the window)), or (record, None) when the request
+    was not counted (limiter off, or a record that is never counted). Turn the window into
+    headers with `rate_limit`.
+    """
+    limiter = _get_limiter()
+    if limiter is None or not _cache_ms():
+        return None
+    keys = [record_name(key_digest), counter_name(key_digest)]
+    result = limiter.call("authenticate", keys, [_window_ms()])
+    if result is _UNREACHABLE or result is None:
+        return None
+    if len(result) == 1:
+        return result[0].decode(), None
+    return result[0].decode(), (int(result[1]), int(result[2]))
+
+
+def caching() -> bool:
+    """Whether key records are cached in Redis (and counted while they are looked up)."""
+    return bool(settings.RATE_LIMIT_REDIS_URL) and settings.KEY_CACHE_SECONDS > 0
+
+
+def fill(key_digest: str, record: str, limit: int | None) -> RateLimit | None:
+    """Cache a record just read from the database and count this request, in one trip.
+
+    None when the request was not counted: limiter off, Redis unreachable, or a record
+    that is never counted.
+    """
+    limiter = _get_limiter()
+    cache_ms = _cache_ms()
+    if limiter is None or not cache_ms:
+        return None
+    name = counter_name(key_digest)
+    result = limiter.call("fill", [record_name(key_digest), name], [_window_ms(), record, cache_ms])
+    if result is _UNREACHABLE or not result:
+        return None
+    return rate_limit(limit, int(result[0]), int(result[1]))
+
+
+def forget(key_digests: Iterable[str]) -> bool:
+    """Tombstone the cached records of these keys (revoked, edited or deleted)."""
+    names = [record_name(d) for d in key_digests]
+    limiter = _get_limiter()
+    if not names or limiter is None or not _cache_ms():
+        return True
+    return limiter.tombstone(names)

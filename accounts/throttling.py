@@ -1,7 +1,10 @@
 """Per-key fixed-window rate limit, kept behind DRF's throttle interface.
 
 DRF checks throttles after authentication and permissions, so 401 and 403 are never
-counted (spec: Authentication, rule 8). After `allow_request` the request carries
+counted (spec: Authentication, rule 8). A key whose record is cached in Redis is counted in
+the same round trip that reads the record (`ratelimit.authenticate`), and only when it
+carries the `read` scope, so the rule still holds; this throttle then only reports the
+result. After `allow_request` the request carries
 `request.ratelimit`: a `RateLimit`, or None when the limiter could not be reached and the
 request is served uncounted; the API's base view turns it into `X-RateLimit-*` headers.
 """
@@ -18,7 +21,7 @@ from accounts import ratelimit
 if TYPE_CHECKING:  # at run time, importing DRF's views here would be circular
     from rest_framework.views import APIView
 
-    from accounts.models import ApiKey
+    from accounts.authentication import AuthenticatedKey
 
 
 class ApiKeyRateThrottle(BaseThrottle):
@@ -30,8 +33,11 @@ class ApiKeyRateThrottle(BaseThrottle):
         self._wait: int | None = None
         if key is None:
             return True
-        api_key = cast("ApiKey", key)  # what ApiKeyAuthentication puts in request.auth
-        result = ratelimit.hit(api_key.pk, api_key.rate_limit)
+        api_key = cast("AuthenticatedKey", key)  # what ApiKeyAuthentication puts there
+        if api_key.limiter_done:  # counted in the key lookup's round trip
+            result = api_key.ratelimit
+        else:
+            result = ratelimit.hit(api_key.digest, api_key.rate_limit)
         request.ratelimit = result  # type: ignore[attr-defined]
         if result is None or result.allowed:
             return True

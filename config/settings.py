@@ -248,6 +248,11 @@ RATE_LIMIT_WINDOW_SECONDS = 60
 RATE_LIMIT_REDIS_URL: str = env.str("RATE_LIMIT_REDIS_URL", default=REDIS_URL)
 RATE_LIMIT_CONNECT_TIMEOUT_MS: int = env.int("RATE_LIMIT_CONNECT_TIMEOUT_MS", default=30)
 RATE_LIMIT_BREAKER_SECONDS: float = env.float("RATE_LIMIT_BREAKER_SECONDS", default=5.0)
+# Off only for measurement (bench: the limiter's cost); keys are still cached when off.
+RATE_LIMIT_ENABLED: bool = env.bool("RATE_LIMIT_ENABLED", default=True)
+# API-key records cached in that Redis; 0 looks every key up in the database. The bound on
+# a revocation that Redis could not be told about (docs/performance.md).
+KEY_CACHE_SECONDS: float = env.float("KEY_CACHE_SECONDS", default=10.0)
 
 # Signed URLs for screenshots and block-diff JSON.
 SIGNED_URL_TTL_SECONDS: int = env.int("SIGNED_URL_TTL_SECONDS", default=300)

@@ -34,7 +34,7 @@ def staff_client(client: Client, db: None) -> Client:
 
 @pytest.fixture
 def limiter_redis() -> Iterator[redis.Redis]:
-    """The limiter's Redis, emptied of counters before and after the test."""
+    """The limiter's Redis, emptied of counters and cached keys before and after the test."""
     url = settings.RATE_LIMIT_REDIS_URL
     if not url:
         if os.environ.get("CI") == "true":
@@ -43,7 +43,11 @@ def limiter_redis() -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(url)
 
     def flush() -> None:
-        names = list(client.scan_iter(match=f"{ratelimit.KEY_PREFIX}*", count=1000))
+        names = [
+            name
+            for prefix in (ratelimit.KEY_PREFIX, ratelimit.RECORD_PREFIX)
+            for name in client.scan_iter(match=f"{prefix}*", count=1000)
+        ]
         if names:
             client.delete(*names)
 

@@ -12,6 +12,7 @@ import redis
 from django.test import override_settings
 
 from accounts import ratelimit
+from accounts.authentication import AuthenticatedKey
 from accounts.ratelimit import RateLimit
 from accounts.throttling import ApiKeyRateThrottle
 
@@ -90,7 +91,8 @@ def test_the_breaker_skips_a_dead_redis_then_tries_again() -> None:
     assert ratelimit.hit(14, 10) is None  # trips the breaker
     limiter = ratelimit._get_limiter()
     assert limiter is not None
-    with mock.patch.object(limiter, "script", side_effect=redis.ConnectionError) as script:
+    script = mock.Mock(side_effect=redis.ConnectionError)
+    with mock.patch.dict(limiter.scripts, {"hit": script}):
         assert ratelimit.hit(14, 10) is None
         assert script.call_count == 0  # open: Redis is not even tried
         time.sleep(0.25)
@@ -105,10 +107,8 @@ def test_the_breaker_skips_a_dead_redis_then_tries_again() -> None:
 def test_counting_resumes_when_redis_comes_back(limiter_redis: redis.Redis) -> None:
     limiter = ratelimit._get_limiter()
     assert limiter is not None
-    real = limiter.script
-    with mock.patch.object(limiter, "script", side_effect=redis.TimeoutError):
+    with mock.patch.dict(limiter.scripts, {"hit": mock.Mock(side_effect=redis.TimeoutError)}):
         assert ratelimit.hit(15, 10) is None
-    limiter.script = real
     time.sleep(0.15)
     result = ratelimit.hit(15, 10)
     assert result is not None
@@ -139,9 +139,16 @@ def _request(key: object) -> SimpleNamespace:
     return SimpleNamespace(auth=key)
 
 
+def _key(pk: int, rate_limit: int | None) -> AuthenticatedKey:
+    """A key as authentication leaves it when the limiter has not seen it yet."""
+    return AuthenticatedKey(
+        pk=pk, account_id=1, digest=f"d{pk}", scopes=("read",), rate_limit=rate_limit
+    )
+
+
 def test_the_throttle_sets_request_ratelimit(limiter_redis: redis.Redis) -> None:
     throttle = ApiKeyRateThrottle()
-    request = _request(SimpleNamespace(pk=21, rate_limit=1))
+    request = _request(_key(21, 1))
     assert throttle.allow_request(request, None)  # type: ignore[arg-type]
     assert request.ratelimit == RateLimit(limit=1, remaining=0, reset=60, allowed=True)
     assert throttle.wait() is None
@@ -160,7 +167,7 @@ def test_the_throttle_leaves_anonymous_requests_alone(limiter_redis: redis.Redis
 @override_settings(RATE_LIMIT_REDIS_URL=DEAD_REDIS)
 def test_the_throttle_lets_requests_through_when_redis_is_down() -> None:
     ratelimit.reset()
-    request = _request(SimpleNamespace(pk=22, rate_limit=None))
+    request = _request(_key(22, None))
     throttle = ApiKeyRateThrottle()
     assert throttle.allow_request(request, None)  # type: ignore[arg-type]
     assert request.ratelimit is None

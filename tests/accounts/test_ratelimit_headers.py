@@ -48,13 +48,13 @@ def test_headers_count_down_a_window_then_429(
     assert refused["Retry-After"] == "60"
 
     # Late in the window: Reset and Retry-After are whole seconds, rounded up.
-    limiter_redis.pexpire(ratelimit.counter_name(row.pk), 1_200)
+    limiter_redis.pexpire(ratelimit.counter_name(row.digest), 1_200)
     late = client.get("/v1/sources", headers=auth)
     assert late.status_code == 429
     assert _limits(late) == ("3", "0", "2")
     assert late["Retry-After"] == "2"
 
-    limiter_redis.pexpire(ratelimit.counter_name(row.pk), 300)
+    limiter_redis.pexpire(ratelimit.counter_name(row.digest), 300)
     last = client.get("/v1/sources", headers=auth)
     assert (last.status_code, last["Retry-After"], last["X-RateLimit-Reset"]) == (429, "1", "1")
 

@@ -48,14 +48,18 @@ def blob_storage(settings: Any, tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def clean_rate_limits() -> Iterator[None]:
-    """Rate-limit counters start at zero (keys are per key id, which repeat across runs)."""
+    """Rate-limit counters start at zero, and no key record is cached from an earlier test."""
 
     def flush() -> None:
         if not settings.RATE_LIMIT_REDIS_URL:
             return
         client = redis.Redis.from_url(settings.RATE_LIMIT_REDIS_URL)
         try:
-            names = list(client.scan_iter(match=f"{ratelimit.KEY_PREFIX}*", count=1000))
+            names = [
+                name
+                for prefix in (ratelimit.KEY_PREFIX, ratelimit.RECORD_PREFIX)
+                for name in client.scan_iter(match=f"{prefix}*", count=1000)
+            ]
             if names:
                 client.delete(*names)
         except redis.RedisError:

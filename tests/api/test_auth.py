@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -9,8 +10,10 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from accounts import ratelimit
 from accounts.keys import digest
 from accounts.models import ApiKey
+from accounts.revocation import revoke_keys
 from tests.api.conftest import KEYED_ENDPOINTS
 from tests.factories import api_key
 
@@ -58,11 +61,24 @@ def test_an_unknown_well_formed_key_answers_401(client, account):
 
 
 def test_a_revoked_key_answers_401_at_once(client, auth, key):
-    assert client.get("/v1/sources", headers=auth).status_code == 200
-    ApiKey.objects.filter(digest=digest(key)).update(revoked_at=timezone.now())
+    assert client.get("/v1/sources", headers=auth).status_code == 200  # caches the key
+    revoke_keys(ApiKey.objects.filter(digest=digest(key)))
     response = client.get("/v1/sources", headers=auth)
     assert_unauthorized(response, 'Bearer realm="api", error="invalid_token"')
     assert "revoked" in response.json()["error"]["message"]
+
+
+def test_a_key_revoked_behind_the_apps_back_answers_401_once_its_cached_record_expires(
+    client, auth, key, settings
+):
+    """A raw UPDATE tells no one: the bound is KEY_CACHE_SECONDS (docs/performance.md)."""
+    settings.KEY_CACHE_SECONDS = 0.3
+    assert client.get("/v1/sources", headers=auth).status_code == 200  # caches the key
+    ApiKey.objects.filter(digest=digest(key)).update(revoked_at=timezone.now())
+    assert client.get("/v1/sources", headers=auth).status_code == 200  # still cached
+    time.sleep(0.35)
+    response = client.get("/v1/sources", headers=auth)
+    assert_unauthorized(response, 'Bearer realm="api", error="invalid_token"')
 
 
 def test_an_oauth_token_answers_401_saying_oauth_is_not_accepted(client, db):
@@ -94,12 +110,17 @@ def test_last_used_at_is_written_at_most_once_a_minute(
     client.get("/v1/sources", headers=auth)
     first = ApiKey.objects.get(pk=row.pk).last_used_at
     assert first is not None
-    # Fresh: lookup + page only, no UPDATE.
+    # Cached: the page only, no lookup and no UPDATE.
+    with django_assert_num_queries(1):
+        client.get("/v1/sources", headers=auth)
+    # Looked up again (the cached record expired), but fresh: lookup + page, no UPDATE.
+    ratelimit.forget([row.digest])
     with django_assert_num_queries(2):
         client.get("/v1/sources", headers=auth)
     assert ApiKey.objects.get(pk=row.pk).last_used_at == first
     stale = timezone.now() - timedelta(minutes=2)
     ApiKey.objects.filter(pk=row.pk).update(last_used_at=stale)
+    ratelimit.forget([row.digest])
     with django_assert_num_queries(3):
         client.get("/v1/sources", headers=auth)
     touched = ApiKey.objects.get(pk=row.pk).last_used_at

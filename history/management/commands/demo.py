@@ -21,10 +21,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.keys import mint_key
 from accounts.models import Account, ApiKey
+from accounts.revocation import revoke_keys
 from history.clock import now_ms
 from history.ingest import ingest_fetch, parse_fetch
 from history.models import Source
@@ -411,9 +411,7 @@ class Command(BaseCommand):
                 start = (now_ms() // HOUR) * HOUR - (FETCHES * 12 - 6) * HOUR
                 for doc in demo_documents(start):
                     ingest_fetch(parse_fetch(doc), account=account)
-            ApiKey.objects.filter(account=account, name=KEY_NAME, revoked_at__isnull=True).update(
-                revoked_at=timezone.now()
-            )
+            revoke_keys(ApiKey.objects.filter(account=account, name=KEY_NAME))
             _, key = mint_key(account=account, name=KEY_NAME, scopes=["read"])
 
         sources = Source.objects.filter(account=account).count()
