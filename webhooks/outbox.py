@@ -63,13 +63,12 @@ def write_deliveries(*, account_id: int, update_ids: list[int]) -> list[int]:
 
 
 def enqueue_all(delivery_ids: list[int]) -> None:
-    from webhooks.tasks import enqueue
+    from webhooks.tasks import enqueue_many
 
-    for delivery_id in delivery_ids:
-        if not enqueue(delivery_id):
-            # The broker is down: the rest would fail the same way, and slowly.
-            log.warning(
-                "webhooks: broker unavailable, %d deliveries left for the sweeper",
-                len(delivery_ids),
-            )
-            return
+    # On failure the broker is down: enqueue_many stops, as the rest would fail the same
+    # way, and slowly.
+    if not enqueue_many(delivery_ids):
+        log.warning(
+            "webhooks: broker unavailable, %d deliveries left for the sweeper",
+            len(delivery_ids),
+        )

@@ -4,6 +4,8 @@ atomically, so any of them may run twice (late acks redeliver after a lost worke
 from __future__ import annotations
 
 import logging
+import math
+import time
 
 from celery import shared_task
 from django.conf import settings
@@ -16,6 +18,18 @@ QUEUE = "webhooks"
 # Above the sender's hard deadline, below the claim lease (see delivery.lease_seconds).
 _SOFT_LIMIT = int(settings.WEBHOOK_TOTAL_TIMEOUT) + 5
 _HARD_LIMIT = int(settings.WEBHOOK_TOTAL_TIMEOUT) + 10
+# One message carries up to BATCH deliveries of a commit: a worker's per-message cost (the
+# broker round trips, the pool's dispatch, the task's set-up) was as much as a delivery's
+# own work. A commit is spread over at least SPREAD messages (when it has that many
+# deliveries) so that every process of a worker shares even a small one.
+BATCH = 20
+SPREAD = 8
+# A batch goes on only while its attempts succeed within this time; after a slow or failed
+# attempt the rest are sent as messages of their own, so one slow receiver cannot hold up
+# the others (and a batch's time limit stays close to a single delivery's).
+PROMPT_SECONDS = 1.0
+_BATCH_SOFT_LIMIT = _SOFT_LIMIT + int(BATCH * PROMPT_SECONDS)
+_BATCH_HARD_LIMIT = _HARD_LIMIT + int(BATCH * PROMPT_SECONDS)
 
 
 def enqueue(delivery_id: int, countdown: int | None = None) -> bool:
@@ -35,6 +49,24 @@ def enqueue(delivery_id: int, countdown: int | None = None) -> bool:
     return True
 
 
+def enqueue_many(delivery_ids: list[int]) -> bool:
+    """Send one commit's deliveries in a few messages; False (logged, never raised) when the
+    broker is unreachable: what was not sent stays `pending` for the sweeper."""
+    size = max(1, min(BATCH, math.ceil(len(delivery_ids) / SPREAD)))
+    for start in range(0, len(delivery_ids), size):
+        chunk = delivery_ids[start : start + size]
+        if len(chunk) == 1:
+            if not enqueue(chunk[0]):
+                return False
+            continue
+        try:
+            deliver_many.apply_async((chunk,), queue=QUEUE)
+        except Exception:
+            log.exception("webhooks: could not enqueue deliveries %s", chunk)
+            return False
+    return True
+
+
 @shared_task(
     name="webhooks.deliver",
     acks_late=True,
@@ -44,10 +76,36 @@ def enqueue(delivery_id: int, countdown: int | None = None) -> bool:
 )
 def deliver(delivery_id: int) -> str:
     """One attempt of one delivery; a retry is enqueued with the policy's countdown."""
+    return _deliver(delivery_id).result
+
+
+@shared_task(
+    name="webhooks.deliver_many",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=_BATCH_SOFT_LIMIT,
+    time_limit=_BATCH_HARD_LIMIT,
+)
+def deliver_many(delivery_ids: list[int]) -> str:
+    """One attempt of each delivery, in turn, while they succeed promptly (see BATCH)."""
+    for index, delivery_id in enumerate(delivery_ids):
+        started = time.monotonic()
+        outcome = _deliver(delivery_id)
+        prompt = time.monotonic() - started <= PROMPT_SECONDS
+        if outcome.result not in ("succeeded", "skipped") or not prompt:
+            rest = delivery_ids[index + 1 :]
+            for other in rest:
+                if not enqueue(other):
+                    break
+            return f"{index + 1} delivered, {len(rest)} sent on"
+    return f"{len(delivery_ids)} delivered"
+
+
+def _deliver(delivery_id: int) -> delivery.Outcome:
     outcome = delivery.attempt(delivery_id)
     if outcome.retry_in is not None:
         enqueue(delivery_id, countdown=outcome.retry_in)
-    return outcome.result
+    return outcome
 
 
 @shared_task(name="webhooks.sweep", acks_late=True, soft_time_limit=100, time_limit=120)

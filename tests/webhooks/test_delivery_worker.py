@@ -118,3 +118,21 @@ def test_the_requests_are_signed_identical_across_attempts_and_carry_the_feed_up
     assert envelope["type"] == "content.update"
     assert envelope["occurredAt"] == served["at"] == Update.objects.get(pk=update_id).at
     assert envelope["data"] == served == feed_updates_by_ids(account.pk, [update_id])[0]
+
+
+def test_a_big_commit_reaches_every_receiver_once_per_update_even_past_a_slow_answer(
+    worker: Any, receiver: Any
+) -> None:
+    account = make_account()
+    fast = receiver(200)
+    slow = receiver(("sleep", 1.5, 200), 200)  # its first answer ends a batch (the rest go on)
+    add_endpoint(account, fast.url)
+    add_endpoint(account, slow.url)
+    update_ids = ingest_prices(account, {f"item-{i}": float(i) for i in range(30)})
+    deliveries = wait_finished(list(WebhookDelivery.objects.values_list("pk", flat=True)), 40)
+
+    assert len(deliveries) == 60
+    assert {(d.status, d.attempt_count) for d in deliveries} == {("succeeded", 1)}
+    event_ids = sorted(encode("upd_", pk) for pk in update_ids)
+    for rec in (fast, slow):
+        assert sorted(r.headers["svc-event-id"] for r in rec.requests) == event_ids
