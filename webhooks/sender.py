@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import math
 import os
 import re
 import socket
@@ -288,17 +289,21 @@ class _Deadlines:
         self._due: dict[int, tuple[float, Callable[[], None]]] = {}
         self._count = 0
         self._thread: threading.Thread | None = None
+        # When the waiting thread looks at the deadlines next (-inf: it is not waiting).
+        self._wake_at = -math.inf
 
     def add(self, seconds: float, callback: Callable[[], None]) -> int:
+        due = time.monotonic() + seconds
         with self._cond:
             self._count += 1
-            self._due[self._count] = (time.monotonic() + seconds, callback)
+            self._due[self._count] = (due, callback)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(
                     target=self._run, name="webhook-deadlines", daemon=True
                 )
                 self._thread.start()
-            self._cond.notify()
+            if due < self._wake_at:  # else the thread wakes in time anyway (no switch)
+                self._cond.notify()
             return self._count
 
     def cancel(self, token: int) -> bool:
@@ -314,7 +319,9 @@ class _Deadlines:
                 callbacks = [self._due.pop(t)[1] for t in fired]
                 if not callbacks:
                     nearest = min((due for due, _ in self._due.values()), default=now + 60.0)
+                    self._wake_at = nearest
                     self._cond.wait(nearest - now)
+                    self._wake_at = -math.inf
                     continue
             for callback in callbacks:
                 with contextlib.suppress(Exception):
