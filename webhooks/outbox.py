@@ -23,13 +23,13 @@ log = logging.getLogger(__name__)
 
 def on_updates_recorded(sender: Any, *, account_id: int, update_ids: list[int], **_: Any) -> None:
     """Signal receiver for `history.signals.updates_recorded`."""
-    delivery_ids = write_deliveries(account_id=account_id, update_ids=update_ids)
-    if delivery_ids:
-        transaction.on_commit(lambda: enqueue_all(delivery_ids))
+    by_endpoint = write_deliveries(account_id=account_id, update_ids=update_ids)
+    if by_endpoint:
+        transaction.on_commit(lambda: enqueue_all(by_endpoint))
 
 
-def write_deliveries(*, account_id: int, update_ids: list[int]) -> list[int]:
-    """Create the delivery rows for these updates; return their ids."""
+def write_deliveries(*, account_id: int, update_ids: list[int]) -> list[list[int]]:
+    """Create the delivery rows for these updates; return their ids, one list per endpoint."""
     if not update_ids:
         return []
     endpoint_ids = list(
@@ -44,31 +44,36 @@ def write_deliveries(*, account_id: int, update_ids: list[int]) -> list[int]:
     from history.selectors import feed_updates_by_ids
 
     items = feed_updates_by_ids(account_id, update_ids)
+    bodies = [(item["id"], envelope(item["id"], EVENT_TYPE, item["at"], item)) for item in items]
+    if not bodies:
+        return []
     now = timezone.now()
-    rows = []
-    for item in items:
-        body = envelope(item["id"], EVENT_TYPE, item["at"], item)
-        for endpoint_id in endpoint_ids:
-            rows.append(
-                WebhookDelivery(
-                    endpoint_id=endpoint_id,
-                    event_id=item["id"],
-                    event_type=EVENT_TYPE,
-                    body=body,
-                    next_attempt_at=now,
-                )
-            )
+    rows = [
+        WebhookDelivery(
+            endpoint_id=endpoint_id,
+            event_id=event_id,
+            event_type=EVENT_TYPE,
+            body=body,
+            next_attempt_at=now,
+        )
+        for endpoint_id in endpoint_ids
+        for event_id, body in bodies
+    ]
     created = WebhookDelivery.objects.bulk_create(rows)
-    return [row.pk for row in created]
+    per_endpoint = len(bodies)
+    return [
+        [row.pk for row in created[start : start + per_endpoint]]
+        for start in range(0, len(created), per_endpoint)
+    ]
 
 
-def enqueue_all(delivery_ids: list[int]) -> None:
+def enqueue_all(by_endpoint: list[list[int]]) -> None:
     from webhooks.tasks import enqueue_many
 
     # On failure the broker is down: enqueue_many stops, as the rest would fail the same
     # way, and slowly.
-    if not enqueue_many(delivery_ids):
+    if not enqueue_many(by_endpoint):
         log.warning(
             "webhooks: broker unavailable, %d deliveries left for the sweeper",
-            len(delivery_ids),
+            sum(len(ids) for ids in by_endpoint),
         )

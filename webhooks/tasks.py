@@ -18,15 +18,16 @@ QUEUE = "webhooks"
 # Above the sender's hard deadline, below the claim lease (see delivery.lease_seconds).
 _SOFT_LIMIT = int(settings.WEBHOOK_TOTAL_TIMEOUT) + 5
 _HARD_LIMIT = int(settings.WEBHOOK_TOTAL_TIMEOUT) + 10
-# One message carries up to BATCH deliveries of a commit: a worker's per-message cost (the
-# broker round trips, the pool's dispatch, the task's set-up) was as much as a delivery's
-# own work. A commit is spread over at least SPREAD messages (when it has that many
-# deliveries) so that every process of a worker shares even a small one.
+# One message carries up to BATCH deliveries of a commit to one endpoint: a worker's
+# per-message cost (the broker round trips, the pool's dispatch, the task's set-up) was as
+# much as a delivery's own work. A commit is spread over at least SPREAD messages (when it
+# has that many deliveries) so that every process of a worker shares even a small one.
 BATCH = 20
 SPREAD = 8
 # A batch goes on only while its attempts succeed within this time; after a slow or failed
 # attempt the rest are sent as messages of their own, so one slow receiver cannot hold up
-# the others (and a batch's time limit stays close to a single delivery's).
+# the others, and a batch's time limits stay close to a single delivery's. (Each attempt
+# takes its own lease just before it sends, so those limits need not stay below a lease.)
 PROMPT_SECONDS = 1.0
 _BATCH_SOFT_LIMIT = _SOFT_LIMIT + int(BATCH * PROMPT_SECONDS)
 _BATCH_HARD_LIMIT = _HARD_LIMIT + int(BATCH * PROMPT_SECONDS)
@@ -49,21 +50,25 @@ def enqueue(delivery_id: int, countdown: int | None = None) -> bool:
     return True
 
 
-def enqueue_many(delivery_ids: list[int]) -> bool:
-    """Send one commit's deliveries in a few messages; False (logged, never raised) when the
-    broker is unreachable: what was not sent stays `pending` for the sweeper."""
-    size = max(1, min(BATCH, math.ceil(len(delivery_ids) / SPREAD)))
-    for start in range(0, len(delivery_ids), size):
-        chunk = delivery_ids[start : start + size]
-        if len(chunk) == 1:
-            if not enqueue(chunk[0]):
+def enqueue_many(by_endpoint: list[list[int]]) -> bool:
+    """Send one commit's deliveries (one list per endpoint) in a few messages, each for one
+    endpoint, so that a slow receiver never holds up another's deliveries in its batch.
+    False (logged, never raised) when the broker is unreachable: what was not sent stays
+    `pending` for the sweeper."""
+    total = sum(len(ids) for ids in by_endpoint)
+    size = max(1, min(BATCH, math.ceil(total / SPREAD)))
+    for delivery_ids in by_endpoint:
+        for start in range(0, len(delivery_ids), size):
+            chunk = delivery_ids[start : start + size]
+            if len(chunk) == 1:
+                if not enqueue(chunk[0]):
+                    return False
+                continue
+            try:
+                deliver_many.apply_async((chunk,), queue=QUEUE)
+            except Exception:
+                log.exception("webhooks: could not enqueue deliveries %s", chunk)
                 return False
-            continue
-        try:
-            deliver_many.apply_async((chunk,), queue=QUEUE)
-        except Exception:
-            log.exception("webhooks: could not enqueue deliveries %s", chunk)
-            return False
     return True
 
 

@@ -13,13 +13,18 @@ from webhooks import tasks
 from webhooks.delivery import Outcome
 
 
-def _sent(count: int) -> tuple[list[list[int]], list[int]]:
-    """The batches and the single deliveries that enqueue_many sends for `count` ids."""
+def _sent(*counts: int) -> tuple[list[list[int]], list[int]]:
+    """The batches and the single deliveries that enqueue_many sends for one commit with
+    `counts` deliveries for each endpoint (ids numbered on from 1)."""
+    groups, first = [], 1
+    for count in counts:
+        groups.append(list(range(first, first + count)))
+        first += count
     with (
         mock.patch.object(tasks.deliver_many, "apply_async") as many,
         mock.patch.object(tasks.deliver, "apply_async") as one,
     ):
-        assert tasks.enqueue_many(list(range(1, count + 1)))
+        assert tasks.enqueue_many(groups)
     return [c.args[0][0] for c in many.call_args_list], [c.args[0][0] for c in one.call_args_list]
 
 
@@ -40,11 +45,19 @@ def test_a_small_commit_is_spread_so_that_every_worker_process_gets_a_share() ->
     assert (batches, singles) == ([], [1, 2, 3, 4, 5])
 
 
+def test_a_batch_holds_the_deliveries_of_one_endpoint_only() -> None:
+    batches, singles = _sent(30, 30)
+    assert singles == []
+    assert len(batches) >= tasks.SPREAD
+    assert all(max(b) <= 30 or min(b) > 30 for b in batches)
+    assert [i for b in batches for i in b] == list(range(1, 61))
+
+
 def test_a_broker_failure_stops_the_batches_and_says_so(caplog: Any) -> None:
     with mock.patch.object(
         tasks.deliver_many, "apply_async", side_effect=OperationalError("down")
     ) as many:
-        assert not tasks.enqueue_many(list(range(100)))
+        assert not tasks.enqueue_many([list(range(100))])
     assert many.call_count == 1  # the rest would fail the same way, and slowly
     assert "could not enqueue" in caplog.text
 
