@@ -565,8 +565,31 @@ def _stamp_at(account: Account, explicit: int | None) -> int:
     is taken, so rows become visible in `at` order and a poller passing the newest `at` as
     `since` misses nothing. An explicit (backfill) `at` takes the lock but leaves the clock.
     """
-    FeedClock.objects.bulk_create([FeedClock(account=account)], ignore_conflicts=True)
     table = connection.ops.quote_name(FeedClock._meta.db_table)
+    if connection.vendor == "postgresql":
+        # One round trip: the row is created on first use, else locked by ON CONFLICT DO
+        # UPDATE, whose SET is computed once the lock is held, so the database clock (one
+        # clock for every writer) is read after it.
+        now = "(extract(epoch from clock_timestamp()) * 1000)::bigint"
+        with connection.cursor() as cursor:
+            if explicit is not None:
+                cursor.execute(
+                    f"INSERT INTO {table} AS c (account_id, last_at) VALUES (%s, 0) "  # noqa: S608
+                    "ON CONFLICT (account_id) DO UPDATE SET last_at = c.last_at",
+                    [account.pk],
+                )
+                return explicit
+            cursor.execute(
+                f"INSERT INTO {table} AS c (account_id, last_at) VALUES (%s, {now}) "  # noqa: S608
+                f"ON CONFLICT (account_id) DO UPDATE SET last_at = GREATEST({now}, c.last_at) "
+                "RETURNING last_at",
+                [account.pk],
+            )
+            row = cursor.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    FeedClock.objects.bulk_create([FeedClock(account=account)], ignore_conflicts=True)
     with connection.cursor() as cursor:
         if explicit is not None:
             cursor.execute(
@@ -574,27 +597,17 @@ def _stamp_at(account: Account, explicit: int | None) -> int:
                 [account.pk],
             )
             return explicit
-        if connection.vendor == "postgresql":
-            # The database clock: one clock for every writer, read after the lock is held.
-            cursor.execute(
-                f"UPDATE {table} SET last_at = GREATEST("  # noqa: S608
-                "(extract(epoch from clock_timestamp()) * 1000)::bigint, last_at) "
-                "WHERE account_id = %s RETURNING last_at",
-                [account.pk],
-            )
-            row = cursor.fetchone()
-        else:
-            # SQLite (the embedded default) has one writer at a time, so the write lock taken
-            # by this UPDATE already serialises ingestion; the process clock is good enough.
-            cursor.execute(
-                f"UPDATE {table} SET last_at = MAX(%s, last_at) WHERE account_id = %s",  # noqa: S608
-                [now_ms(), account.pk],
-            )
-            cursor.execute(
-                f"SELECT last_at FROM {table} WHERE account_id = %s",  # noqa: S608
-                [account.pk],
-            )
-            row = cursor.fetchone()
+        # SQLite (the embedded default) has one writer at a time, so the write lock taken
+        # by this UPDATE already serialises ingestion; the process clock is good enough.
+        cursor.execute(
+            f"UPDATE {table} SET last_at = MAX(%s, last_at) WHERE account_id = %s",  # noqa: S608
+            [now_ms(), account.pk],
+        )
+        cursor.execute(
+            f"SELECT last_at FROM {table} WHERE account_id = %s",  # noqa: S608
+            [account.pk],
+        )
+        row = cursor.fetchone()
     assert row is not None
     return int(row[0])
 
@@ -736,14 +749,14 @@ def _stored_rows(source_id: int) -> dict[str, tuple[Any, ...]]:
         return {row[_KEY]: row for row in cursor.fetchall()}
 
 
-def _unchanged(row: tuple[Any, ...], doc: EntryDoc) -> bool:
+def _unchanged(row: tuple[Any, ...], doc: EntryDoc, decoded: dict[str, Any]) -> bool:
     """Whether a stored entry, seen again exactly as stored, records and rewrites nothing.
 
     The same comparisons `_reconcile` makes, on the raw row: an entry that is not removed,
-    keeps its stub flag and every field is left alone (attributes are decoded only here,
-    after the cheap comparisons pass).
+    keeps its stub flag and every field is left alone. Attributes are decoded last, once
+    per distinct text (`decoded`, for comparing only: entries often share them).
     """
-    return (
+    if not (
         row[_TITLE] == doc.title
         and row[_PRICE] == doc.price
         and row[_URL] == doc.url
@@ -752,8 +765,15 @@ def _unchanged(row: tuple[Any, ...], doc: EntryDoc) -> bool:
         and row[_IMAGE_URL] == doc.image_url
         and row[_IS_STUB] == doc.stub
         and row[_UPDATE_TYPE] != UpdateType.REMOVED
-        and (_json_value(row[_ATTRIBUTES]) or {}) == doc.attributes
-    )
+    ):
+        return False
+    text = row[_ATTRIBUTES]
+    if not isinstance(text, str):
+        return (text or {}) == doc.attributes
+    attributes = decoded.get(text)
+    if attributes is None:
+        attributes = decoded[text] = _json_value(text) or {}
+    return bool(attributes == doc.attributes)
 
 
 _Row = Entry | _Stored
@@ -801,10 +821,11 @@ def _reconcile(
     pending: list[_Pending] = []
     seen = _Seen(stored)
     touched: set[str] = set()
+    decoded: dict[str, Any] = {}
 
     for doc in entries:
         row = stored.get(doc.key)
-        if row is not None and _unchanged(row, doc):
+        if row is not None and _unchanged(row, doc, decoded):
             continue  # `seen` builds it on demand (a narration may name it)
         if row is None:
             created = Entry(
