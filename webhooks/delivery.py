@@ -89,11 +89,12 @@ def verdict(status_code: int | None, error: str) -> str:
 # expired lease, a disabled endpoint) updates nothing and goes through `_claim_checked`.
 _CLAIM_DUE = """
 UPDATE webhooks_webhookdelivery AS d
-   SET status = %(sending)s, attempt_count = d.attempt_count + 1, lease_until = %(lease)s
+   SET status = %(claim_sending)s, attempt_count = d.attempt_count + 1,
+       lease_until = %(claim_lease)s
   FROM webhooks_webhookendpoint AS e
  WHERE d.id = (SELECT id FROM webhooks_webhookdelivery
-                WHERE id = %(id)s AND status = %(pending)s
-                  AND (next_attempt_at IS NULL OR next_attempt_at <= %(due)s)
+                WHERE id = %(claim_id)s AND status = %(claim_pending)s
+                  AND (next_attempt_at IS NULL OR next_attempt_at <= %(claim_due)s)
                   FOR UPDATE SKIP LOCKED)
    AND e.id = d.endpoint_id AND e.active
 RETURNING d.attempt_count, d.max_attempts, d.event_id, d.event_type, d.body,
@@ -101,44 +102,51 @@ RETURNING d.attempt_count, d.max_attempts, d.event_id, d.event_type, d.body,
 """
 
 
-def claim(delivery_id: int) -> WebhookDelivery | None:
+def claim(delivery_id: int, *, fast: bool = True) -> WebhookDelivery | None:
     """Take the delivery for one attempt, or None when it is not ours to send now.
 
     The row lock (SKIP LOCKED) and the state test make a duplicate message, a sweeper
-    re-enqueue racing a countdown, or a second worker a no-op.
+    re-enqueue racing a countdown, or a second worker a no-op. `fast=False` skips the
+    one-statement claim (the caller knows it found nothing).
     """
     now = timezone.now()
     lease_until = now + timedelta(seconds=lease_seconds())
-    if connection.vendor == "postgresql":
+    if fast and connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(
-                _CLAIM_DUE,
-                {
-                    "id": delivery_id,
-                    "sending": WebhookDelivery.Status.SENDING,
-                    "pending": WebhookDelivery.Status.PENDING,
-                    "lease": lease_until,
-                    "due": now + CLAIM_TOLERANCE,
-                },
-            )
+            cursor.execute(_CLAIM_DUE, _claim_params(delivery_id, now, lease_until))
             row = cursor.fetchone()
         if row is not None:
-            endpoint = WebhookEndpoint(id=row[7], url=row[8], secret_encrypted=row[9], active=True)
-            return WebhookDelivery(
-                id=delivery_id,
-                endpoint=endpoint,
-                status=WebhookDelivery.Status.SENDING,
-                attempt_count=row[0],
-                max_attempts=row[1],
-                event_id=row[2],
-                event_type=row[3],
-                body=row[4],
-                last_status_code=row[5],
-                last_error=row[6],
-                next_attempt_at=None,
-                lease_until=lease_until,
-            )
+            return _claimed(delivery_id, row, lease_until)
     return _claim_checked(delivery_id, now, lease_until)
+
+
+def _claim_params(delivery_id: int, now: datetime, lease_until: datetime) -> dict[str, Any]:
+    return {
+        "claim_id": delivery_id,
+        "claim_sending": WebhookDelivery.Status.SENDING,
+        "claim_pending": WebhookDelivery.Status.PENDING,
+        "claim_lease": lease_until,
+        "claim_due": now + CLAIM_TOLERANCE,
+    }
+
+
+def _claimed(delivery_id: int, row: Any, lease_until: datetime) -> WebhookDelivery:
+    """The claimed delivery and its endpoint, from the columns _CLAIM_DUE returns."""
+    endpoint = WebhookEndpoint(id=row[7], url=row[8], secret_encrypted=row[9], active=True)
+    return WebhookDelivery(
+        id=delivery_id,
+        endpoint=endpoint,
+        status=WebhookDelivery.Status.SENDING,
+        attempt_count=row[0],
+        max_attempts=row[1],
+        event_id=row[2],
+        event_type=row[3],
+        body=row[4],
+        last_status_code=row[5],
+        last_error=row[6],
+        next_attempt_at=None,
+        lease_until=lease_until,
+    )
 
 
 def _claim_checked(
@@ -230,6 +238,50 @@ def attempt(delivery_id: int) -> Outcome:
     delivery = claim(delivery_id)
     if delivery is None:
         return Outcome("skipped")
+    return _conclude(delivery, _send(delivery), next_id=None)[0]
+
+
+def attempt_in_turn(
+    delivery_ids: list[int], *, prompt_seconds: float
+) -> tuple[list[Outcome], list[int]]:
+    """One attempt of each delivery, in turn, while each succeeds within `prompt_seconds`.
+
+    Returns the outcomes and the ids left unattempted after a slow or unsuccessful attempt
+    (for the caller to send as messages of their own). Recording one attempt and claiming
+    the next delivery is one statement, so a delivery costs two database round trips.
+    """
+    outcomes: list[Outcome] = []
+    claimed = claim(delivery_ids[0]) if delivery_ids else None
+    for index, delivery_id in enumerate(delivery_ids):
+        next_id = delivery_ids[index + 1] if index + 1 < len(delivery_ids) else None
+        if claimed is None:
+            outcomes.append(Outcome("skipped"))
+            claimed = claim(next_id) if next_id is not None else None
+            continue
+        assert claimed.pk == delivery_id
+        clock = time.monotonic()
+        sent = _send(claimed)
+        prompt = time.monotonic() - clock <= prompt_seconds
+        go_on = sent.decision == "succeeded" and prompt
+        outcome, claimed = _conclude(claimed, sent, next_id=next_id if go_on else None)
+        outcomes.append(outcome)
+        if not go_on:
+            return outcomes, delivery_ids[index + 1 :]
+    return outcomes, []
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """One HTTP attempt's result, before it is recorded."""
+
+    decision: str  # succeeded | retry | failed
+    delay: int | None  # seconds before the retry
+    fields: dict[str, Any]  # the delivery's next state
+    row: WebhookAttempt  # the attempt record (not saved yet)
+
+
+def _send(delivery: WebhookDelivery) -> _Sent:
+    """POST the claimed delivery's frozen body once and decide what next (no database)."""
     number = delivery.attempt_count
     body = bytes(delivery.body)
     timestamp = int(time.time())
@@ -259,90 +311,123 @@ def attempt(delivery_id: int) -> Outcome:
     delay: int | None = None
     if decision == "retry":
         delay = retry_delay(delivery)
-        fields.update(status=WebhookDelivery.Status.PENDING)
+        fields.update(status=WebhookDelivery.Status.PENDING, finished_at=None)
         fields.update(next_attempt_at=now + timedelta(seconds=delay))
     else:
         fields.update(status=decision, finished_at=now, next_attempt_at=None)
-    recorded = _record(
-        delivery,
-        fields,
-        WebhookAttempt(
-            delivery=delivery,
-            number=number,
-            started_at=started_at,
-            duration_ms=duration_ms,
-            status_code=status_code,
-            error=error,
-            detail=detail[:300],
-            response_excerpt=excerpt,
-        ),
+    row = WebhookAttempt(
+        delivery=delivery,
+        number=number,
+        started_at=started_at,
+        duration_ms=duration_ms,
+        status_code=status_code,
+        error=error,
+        detail=detail[:300],
+        response_excerpt=excerpt,
     )
+    return _Sent(decision, delay, fields, row)
+
+
+def _conclude(
+    delivery: WebhookDelivery, sent: _Sent, *, next_id: int | None
+) -> tuple[Outcome, WebhookDelivery | None]:
+    """Record the attempt (and claim `next_id` in the same statement, when given)."""
+    recorded, claimed = _record(delivery, sent, next_id)
+    if next_id is not None and claimed is None:
+        claimed = claim(next_id, fast=False)  # not a plain due delivery: the checked path
+    number = sent.row.number
     if not recorded:
         log.warning("webhook delivery %s: lease lost before attempt %s", delivery.pk, number)
-        return Outcome("stale")
+        return Outcome("stale"), claimed
+    status_code = sent.row.status_code
     log.info(
         "webhook delivery %s attempt %s: %s (%s)",
         delivery.pk,
         number,
-        decision,
-        status_code or error,
+        sent.decision,
+        status_code or sent.row.error,
     )
-    return Outcome(decision, delay)
+    return Outcome(sent.decision, sent.delay), claimed
 
 
 # The attempt's outcome in one statement (PostgreSQL): the delivery moves on only while
-# our claim still stands, and the attempt row is written only when it did.
-_RECORD = """
-WITH moved AS (
+# our claim still stands, and the attempt row is written only when it did. In a batch the
+# same statement also claims the next delivery (_CLAIM_DUE as a third CTE).
+_RECORD_CTES = """
+moved AS (
     UPDATE webhooks_webhookdelivery
        SET status = %(status)s, last_status_code = %(last_status_code)s,
            last_error = %(last_error)s, lease_until = NULL,
            next_attempt_at = %(next_attempt_at)s, finished_at = %(finished_at)s
      WHERE id = %(id)s AND status = %(sending)s AND attempt_count = %(number)s
  RETURNING id
+),
+recorded AS (
+    INSERT INTO webhooks_webhookattempt
+           (delivery_id, number, started_at, duration_ms, status_code, error, detail,
+            response_excerpt)
+    SELECT id, %(number)s, %(started_at)s, %(duration_ms)s, %(status_code)s, %(error)s,
+           %(detail)s, %(response_excerpt)s
+      FROM moved
+ RETURNING delivery_id
 )
-INSERT INTO webhooks_webhookattempt
-       (delivery_id, number, started_at, duration_ms, status_code, error, detail,
-        response_excerpt)
-SELECT id, %(number)s, %(started_at)s, %(duration_ms)s, %(status_code)s, %(error)s,
-       %(detail)s, %(response_excerpt)s
-  FROM moved
 """
+# (Joined from the module's constants only: nothing from outside reaches the SQL text.)
+_RECORD = "WITH " + _RECORD_CTES + "SELECT count(*) FROM recorded"  # noqa: S608
+_RECORD_AND_CLAIM = (
+    "WITH "  # noqa: S608
+    + _RECORD_CTES
+    + ", claimed AS ("
+    + _CLAIM_DUE
+    + ") SELECT (SELECT count(*) FROM recorded), claimed.* FROM (VALUES (1)) AS one"
+    + " LEFT JOIN claimed ON true"
+)
 
 
-def _record(delivery: WebhookDelivery, fields: dict[str, Any], row: WebhookAttempt) -> bool:
+def _record(
+    delivery: WebhookDelivery, sent: _Sent, next_id: int | None
+) -> tuple[bool, WebhookDelivery | None]:
     """Store the attempt and the delivery's next state, atomically; False when the lease
-    ran out (a very slow worker) and another worker took over: this stale result is dropped."""
-    if connection.vendor == "postgresql":
+    ran out (a very slow worker) and another worker took over: this stale result is dropped.
+    With `next_id`, also claim that delivery when it is plainly due (else None)."""
+    fields, row = sent.fields, sent.row
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            updated = WebhookDelivery.objects.filter(
+                pk=delivery.pk, status=WebhookDelivery.Status.SENDING, attempt_count=row.number
+            ).update(**fields)
+            if updated:
+                row.save(force_insert=True)
+        return bool(updated), None
+    params = {
+        "id": delivery.pk,
+        "sending": WebhookDelivery.Status.SENDING,
+        "status": fields["status"],
+        "last_status_code": fields["last_status_code"],
+        "last_error": fields["last_error"],
+        "next_attempt_at": fields["next_attempt_at"],
+        "finished_at": fields["finished_at"],
+        "number": row.number,
+        "started_at": row.started_at,
+        "duration_ms": row.duration_ms,
+        "status_code": row.status_code,
+        "error": row.error,
+        "detail": row.detail,
+        "response_excerpt": row.response_excerpt,
+    }
+    if next_id is None:
         with connection.cursor() as cursor:
-            cursor.execute(
-                _RECORD,
-                {
-                    "id": delivery.pk,
-                    "sending": WebhookDelivery.Status.SENDING,
-                    "status": fields["status"],
-                    "last_status_code": fields["last_status_code"],
-                    "last_error": fields["last_error"],
-                    "next_attempt_at": fields.get("next_attempt_at"),
-                    "finished_at": fields.get("finished_at"),
-                    "number": row.number,
-                    "started_at": row.started_at,
-                    "duration_ms": row.duration_ms,
-                    "status_code": row.status_code,
-                    "error": row.error,
-                    "detail": row.detail,
-                    "response_excerpt": row.response_excerpt,
-                },
-            )
-            return cursor.rowcount == 1
-    with transaction.atomic():
-        updated = WebhookDelivery.objects.filter(
-            pk=delivery.pk, status=WebhookDelivery.Status.SENDING, attempt_count=row.number
-        ).update(**fields)
-        if not updated:
-            return False
-        row.save(force_insert=True)
-    return True
+            cursor.execute(_RECORD, params)
+            (count,) = cursor.fetchone()
+        return count == 1, None
+    now = timezone.now()
+    lease_until = now + timedelta(seconds=lease_seconds())
+    params.update(_claim_params(next_id, now, lease_until))
+    with connection.cursor() as cursor:
+        cursor.execute(_RECORD_AND_CLAIM, params)
+        result = cursor.fetchone()
+    claimed = _claimed(next_id, result[1:], lease_until) if result[1] is not None else None
+    return result[0] == 1, claimed
 
 
 def due_delivery_ids(*, grace_seconds: float | None = None, limit: int = 1000) -> list[int]:

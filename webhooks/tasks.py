@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 
 from celery import shared_task
 from django.conf import settings
@@ -93,17 +92,14 @@ def deliver(delivery_id: int) -> str:
 )
 def deliver_many(delivery_ids: list[int]) -> str:
     """One attempt of each delivery, in turn, while they succeed promptly (see BATCH)."""
-    for index, delivery_id in enumerate(delivery_ids):
-        started = time.monotonic()
-        outcome = _deliver(delivery_id)
-        prompt = time.monotonic() - started <= PROMPT_SECONDS
-        if outcome.result not in ("succeeded", "skipped") or not prompt:
-            rest = delivery_ids[index + 1 :]
-            for other in rest:
-                if not enqueue(other):
-                    break
-            return f"{index + 1} delivered, {len(rest)} sent on"
-    return f"{len(delivery_ids)} delivered"
+    outcomes, rest = delivery.attempt_in_turn(delivery_ids, prompt_seconds=PROMPT_SECONDS)
+    for delivery_id, outcome in zip(delivery_ids, outcomes, strict=False):
+        if outcome.retry_in is not None:
+            enqueue(delivery_id, countdown=outcome.retry_in)
+    for other in rest:
+        if not enqueue(other):
+            break
+    return f"{len(outcomes)} attempted, {len(rest)} sent on"
 
 
 def _deliver(delivery_id: int) -> delivery.Outcome:

@@ -1,5 +1,6 @@
-"""A commit's deliveries travel in a few messages, and a batch never waits on a slow or
-failing receiver (no broker: the tasks' publishing is mocked)."""
+"""A commit's deliveries travel in a few messages, a batch costs two statements a delivery,
+and it never waits on a slow or failing receiver (no broker: publishing is mocked, and so
+is the HTTP answer)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from webhooks import tasks
+from tests.webhooks.support import add_endpoint, make_account
+from webhooks import delivery, tasks
 from webhooks.delivery import Outcome
+from webhooks.models import WebhookDelivery, WebhookEndpoint
+from webhooks.sender import Response
 
 
 def _sent(*counts: int) -> tuple[list[list[int]], list[int]]:
@@ -62,33 +67,88 @@ def test_a_broker_failure_stops_the_batches_and_says_so(caplog: Any) -> None:
     assert "could not enqueue" in caplog.text
 
 
-def _run_batch(ids: list[int], outcomes: dict[int, Outcome]) -> tuple[list[int], list[Any]]:
+def test_a_batch_enqueues_its_retry_and_sends_the_rest_on() -> None:
+    outcomes = [Outcome("succeeded"), Outcome("retry", 60)]
     with (
-        mock.patch.object(tasks.delivery, "attempt", side_effect=outcomes.__getitem__) as attempt,
+        mock.patch.object(tasks.delivery, "attempt_in_turn", return_value=(outcomes, [3, 4])),
         mock.patch.object(tasks, "enqueue", return_value=True) as enqueue,
     ):
-        tasks.deliver_many(ids)
-    return [c.args[0] for c in attempt.call_args_list], enqueue.call_args_list
+        tasks.deliver_many([1, 2, 3, 4])
+    assert enqueue.call_args_list == [mock.call(2, countdown=60), mock.call(3), mock.call(4)]
 
 
-def test_a_batch_delivers_in_turn_while_its_attempts_succeed() -> None:
-    ok = Outcome("succeeded")
-    attempted, enqueued = _run_batch([1, 2, 3], {1: ok, 2: Outcome("skipped"), 3: ok})
-    assert attempted == [1, 2, 3]
-    assert enqueued == []
+def _rows(count: int) -> list[int]:
+    endpoint, _ = add_endpoint(make_account(), "https://a.example.com/h")
+    rows = WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(
+            endpoint=endpoint, event_id=f"upd_{i}", body=b"{}", next_attempt_at=timezone.now()
+        )
+        for i in range(count)
+    )
+    return [row.pk for row in rows]
 
 
-def test_after_an_attempt_that_did_not_succeed_the_rest_go_as_messages_of_their_own() -> None:
-    outcomes = {1: Outcome("succeeded"), 2: Outcome("retry", 60)}
-    attempted, enqueued = _run_batch([1, 2, 3, 4], outcomes)
-    assert attempted == [1, 2]
-    assert enqueued == [mock.call(2, countdown=60), mock.call(3), mock.call(4)]
+def _answers(*statuses: int) -> Any:
+    return mock.patch.object(
+        delivery.sender, "post", side_effect=[Response(s, b"") for s in statuses]
+    )
 
 
-def test_after_a_slow_attempt_the_rest_go_as_messages_of_their_own(
-    monkeypatch: pytest.MonkeyPatch,
+def _states(ids: list[int]) -> list[tuple[str, int, int]]:
+    return [
+        (d.status, d.attempt_count, d.attempts.count())
+        for d in WebhookDelivery.objects.filter(pk__in=ids).order_by("pk")
+    ]
+
+
+@pytest.mark.django_db
+def test_a_batch_delivers_in_turn_in_two_statements_a_delivery(
+    django_assert_num_queries: Any,
 ) -> None:
-    monkeypatch.setattr(tasks, "PROMPT_SECONDS", -1.0)  # every attempt counts as slow
-    attempted, enqueued = _run_batch([1, 2, 3], {1: Outcome("succeeded")})
-    assert attempted == [1]
-    assert enqueued == [mock.call(2), mock.call(3)]
+    ids = _rows(4)
+    with _answers(204, 204, 204, 204), django_assert_num_queries(1 + 4):
+        # one claim, then four "record this attempt and claim the next" statements
+        outcomes, rest = delivery.attempt_in_turn(ids, prompt_seconds=10)
+    assert [o.result for o in outcomes] == ["succeeded"] * 4
+    assert rest == []
+    assert _states(ids) == [("succeeded", 1, 1)] * 4
+
+
+@pytest.mark.django_db
+def test_after_an_attempt_that_did_not_succeed_the_rest_are_left_unclaimed() -> None:
+    ids = _rows(4)
+    with _answers(204, 503):
+        outcomes, rest = delivery.attempt_in_turn(ids, prompt_seconds=10)
+    assert [(o.result, o.retry_in) for o in outcomes] == [("succeeded", None), ("retry", 60)]
+    assert rest == ids[2:]
+    assert _states(ids) == [
+        ("succeeded", 1, 1),
+        ("pending", 1, 1),  # its retry is due in a minute
+        ("pending", 0, 0),  # never claimed: sent on as messages of their own
+        ("pending", 0, 0),
+    ]
+
+
+@pytest.mark.django_db
+def test_after_a_slow_attempt_the_rest_are_left_unclaimed() -> None:
+    ids = _rows(3)
+    with _answers(204):
+        outcomes, rest = delivery.attempt_in_turn(ids, prompt_seconds=-1.0)  # all slow
+    assert [o.result for o in outcomes] == ["succeeded"]
+    assert rest == ids[1:]
+    assert _states(ids) == [("succeeded", 1, 1), ("pending", 0, 0), ("pending", 0, 0)]
+
+
+@pytest.mark.django_db
+def test_a_batch_skips_what_is_not_due_and_claims_past_a_disabled_endpoint() -> None:
+    ids = _rows(3)
+    WebhookDelivery.objects.filter(pk=ids[0]).update(status="succeeded")
+    other, _ = add_endpoint(make_account(), "https://b.example.com/h")
+    WebhookEndpoint.objects.filter(pk=other.pk).update(active=False)
+    WebhookDelivery.objects.filter(pk=ids[1]).update(endpoint=other)
+    with _answers(204) as post:
+        outcomes, rest = delivery.attempt_in_turn(ids, prompt_seconds=10)
+    assert [o.result for o in outcomes] == ["skipped", "skipped", "succeeded"]
+    assert rest == []
+    assert post.call_count == 1
+    assert _states(ids) == [("succeeded", 0, 0), ("failed", 0, 0), ("succeeded", 1, 1)]
