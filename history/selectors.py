@@ -32,6 +32,7 @@ _SEVERITY = {"critical": 3, "material": 2, "minor": 1}
 
 
 _id = ids.encode  # one global lookup on the hot path
+_parent_id = ids.encode_parent
 
 
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -244,7 +245,7 @@ def _update(row: Sequence[Any]) -> dict[str, Any]:
     item: dict[str, Any] = {
         "id": _id(ids.UPDATE, row[0]),
         "at": row[1],
-        "changeId": _id(ids.CHANGE, row[2]),
+        "changeId": _parent_id(ids.CHANGE, row[2]),
         "updateType": row[3],
     }
     return _update_body(item, row)
@@ -262,12 +263,12 @@ _FEED_SQL = f"""
 def _feed_update(row: Sequence[Any]) -> dict[str, Any]:
     """A FeedUpdate: an Update plus both parent-context forms (DESIGN decision 3)."""
     entry_pk, source_pk, entry_title, entry_url, kind, source_url = row[_UPDATE_WIDTH:]
-    entry_id = _id(ids.ENTRY, entry_pk)
-    source_id = _id(ids.SOURCE, source_pk)
+    entry_id = _parent_id(ids.ENTRY, entry_pk)
+    source_id = _parent_id(ids.SOURCE, source_pk)
     item: dict[str, Any] = {
         "id": _id(ids.UPDATE, row[0]),
         "at": row[1],
-        "changeId": _id(ids.CHANGE, row[2]),
+        "changeId": _parent_id(ids.CHANGE, row[2]),
         "entryId": entry_id,
         "sourceId": source_id,
         "updateType": row[3],

@@ -53,3 +53,10 @@ def test_neighbouring_keys_do_not_look_alike() -> None:
 )
 def test_it_refuses_what_is_not_one_of_its_ids(public: str) -> None:
     assert ids.decode(ids.ENTRY, public) is None
+
+
+def test_the_memoised_parent_encoder_gives_the_same_ids() -> None:
+    for pk in (1, 2, 99, 2**40 + 7, 2**63 - 1):
+        for prefix in (ids.ENTRY, ids.SOURCE, ids.CHANGE):
+            assert ids.encode_parent(prefix, pk) == ids.encode(prefix, pk)
+            assert ids.encode_parent(prefix, pk) == ids.encode(prefix, pk)  # from the cache
