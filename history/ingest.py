@@ -30,7 +30,16 @@ from accounts.models import Account
 from history import importance as importance_rules
 from history import pagestate
 from history.clock import now_ms
-from history.models import Change, Entry, FeedClock, Importance, Source, Update, UpdateType
+from history.models import (
+    Change,
+    Entry,
+    FeedClock,
+    Importance,
+    PageState,
+    Source,
+    Update,
+    UpdateType,
+)
 from history.signals import updates_recorded
 
 OUTCOMES = ("ok", "failed", "broken")
@@ -612,6 +621,28 @@ def _stamp_at(account: Account, explicit: int | None) -> int:
     return int(row[0])
 
 
+def _locked_source(account: Account, url: str) -> tuple[Source | None, int | None]:
+    """The account's source at `url`, locked until commit (None if it is new), and the page
+    state of its latest ok fetch that captured one: both in one query.
+
+    The subquery reads the source's changes with the statement's snapshot, taken before
+    the row lock: no other fetch of this source can commit in between, because every
+    writer of the account already holds its feed clock (`_stamp_at`).
+    """
+    changes = connection.ops.quote_name(Change._meta.db_table)
+    sources = connection.ops.quote_name(Source._meta.db_table)
+    lock = " FOR UPDATE OF s" if connection.features.has_select_for_update_of else ""
+    sql = (
+        "SELECT s.*, (SELECT c.current_state_id FROM "  # noqa: S608
+        f"{changes} c WHERE c.source_id = s.id AND c.outcome = %s "
+        "AND c.current_state_id IS NOT NULL ORDER BY c.at DESC, c.id DESC LIMIT 1) "
+        f"AS previous_state_id FROM {sources} s WHERE s.account_id = %s AND s.url = %s{lock}"
+    )
+    for source in Source.objects.raw(sql, [Source.Outcome.OK, account.pk, url]):
+        return source, getattr(source, "previous_state_id", None)
+    return None, None
+
+
 def _apply_fetch_outcome(source: Source, doc: FetchDocument, at: int) -> None:
     source.last_fetch_time = at
     source.last_fetch_outcome = doc.outcome
@@ -1094,7 +1125,7 @@ def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> Inges
     at = _stamp_at(account, doc.at)
     rules = importance_rules.current_rules()
 
-    source = Source.objects.select_for_update().filter(account=account, url=doc.source_url).first()
+    source, previous_state_id = _locked_source(account, doc.source_url)
     created = source is None
     if source is None:
         source = Source(
@@ -1114,19 +1145,14 @@ def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> Inges
     _apply_fetch_outcome(source, doc, at)
     source.save()
 
-    # The state this fetch captured, and the one of the latest ok fetch before it.
-    previous_state = None
-    if not created:
-        previous = (
-            Change.objects.filter(source=source, outcome="ok", current_state__isnull=False)
-            .select_related("current_state")
-            .order_by("-at", "-id")
-            .first()
-        )
-        previous_state = previous.current_state if previous else None
+    # The state this fetch captured; the one of the latest ok fetch before it is
+    # `previous_state_id`, loaded only to diff markdown against.
     current_state = pagestate.store_state(doc.snapshot, now=at) if doc.snapshot else None
     counts = doc.diff
     if counts is None and doc.snapshot is not None and doc.snapshot.markdown is not None:
+        previous_state = (
+            PageState.objects.filter(pk=previous_state_id).first() if previous_state_id else None
+        )
         added, deleted = pagestate.line_diff_counts(
             pagestate.previous_markdown(previous_state), doc.snapshot.markdown.decode()
         )
@@ -1140,7 +1166,7 @@ def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> Inges
         outcome=doc.outcome,
         error_reason=doc.error_reason,
         current_state=current_state,
-        previous_state=previous_state,
+        previous_state_id=previous_state_id,
         body_total_additions=counts.body_total_additions,
         body_total_deletions=counts.body_total_deletions,
         meta_additions=counts.meta_additions,

@@ -91,6 +91,10 @@ def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]],
 class Command(BaseCommand):
     help = "Ingest an NDJSON file of fetch documents (one fetch per line); - reads stdin."
     stealth_options = ("stdin",)
+    # A watcher may run this for every fetch: the system checks (URLs, views, templates)
+    # would import half the project and double the start-up, and check nothing ingestion
+    # uses. `manage.py check` and every other command still run them.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="NDJSON file, or - for standard input")
