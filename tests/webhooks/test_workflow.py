@@ -10,7 +10,7 @@ from unittest import mock
 
 import orjson
 import pytest
-from cryptography.fernet import InvalidToken
+from cryptography.fernet import InvalidToken, MultiFernet
 from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
@@ -252,6 +252,14 @@ def test_secrets_are_encrypted_at_rest(settings: Any) -> None:
         [crypto.derive_key("new").decode(), crypto.derive_key(settings.SECRET_KEY).decode()]
     )
     assert WebhookEndpoint.objects.get().secret == secret
+
+
+def test_a_process_decrypts_each_secret_once() -> None:
+    token = crypto.encrypt("whsec_once")
+    real = MultiFernet.decrypt
+    with mock.patch.object(MultiFernet, "decrypt", autospec=True, side_effect=real) as dec:
+        assert [crypto.decrypt(token) for _ in range(3)] == ["whsec_once"] * 3
+    assert dec.call_count == 1
 
 
 def test_the_signature_is_hmac_sha256_over_id_timestamp_and_body() -> None:
