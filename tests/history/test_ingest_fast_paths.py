@@ -227,3 +227,22 @@ def test_the_command_leaves_the_garbage_collector_as_it_found_it(account, tmp_pa
     run_command(tmp_path, b"not json")
 
     assert gc.get_freeze_count() == before
+
+
+@pytest.mark.django_db
+def test_entries_are_rewritten_when_their_updates_take_more_than_one_batch(account):
+    # 800 entries, three moved fields each: 2,400 updates, more than one INSERT's worth.
+    keys = [f"k{i:03}" for i in range(800)]
+    ingest(fetch_doc("acme", [item(k, "old", price=1, attributes={"a": {"n": 1}}) for k in keys]))
+    Entry.objects.update(read=True)
+
+    result = ingest(
+        fetch_doc("acme", [item(k, "new", price=2, attributes={"a": {"n": 2}}) for k in keys])
+    )
+
+    assert result.updates == 2_400
+    assert Update.objects.filter(pk__in=result.update_ids).count() == 2_400
+    assert set(Entry.objects.values_list("title", "price", "update_type", "read")) == {
+        ("new", 2.0, "modified", False)
+    }
+    assert {e.attributes["a"]["n"] for e in Entry.objects.all()} == {2}
