@@ -21,7 +21,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from history.ingest import IngestError, _entry, _plain_entry, ingest
-from history.models import Entry, Update
+from history.models import Change, Entry, Source, Update
 from tests.history.conftest import fetch_doc
 
 PLAIN_ENTRIES = [
@@ -246,3 +246,35 @@ def test_entries_are_rewritten_when_their_updates_take_more_than_one_batch(accou
         ("new", 2.0, "modified", False)
     }
     assert {e.attributes["a"]["n"] for e in Entry.objects.all()} == {2}
+
+
+@pytest.mark.django_db
+def test_a_stored_source_and_its_new_change_are_written_together(account, tmp_storage):
+    ingest(fetch_doc("acme", [item("k", "T")], snapshot={"markdown": "a\n"}))
+    kinds = [{"name": "product", "hasPrice": True}]
+    renamed = {"url": "https://shop.example.com/list", "name": "Renamed"}
+
+    result = ingest(
+        fetch_doc(
+            "acme",
+            [item("k", "T")],
+            source=renamed,
+            entryKinds=kinds,
+            blocks=[{"id": "b1", "text": 'say "hi"'}],
+            diff={"bodyTotalAdditions": 3, "metaDeletions": 1},
+        )
+    )
+    failed = ingest(fetch_doc("acme", source=renamed, outcome="failed", errorReason="timeout"))
+
+    source = Source.objects.get()
+    assert (source.name, source.entry_kinds, source.monitoring_frequency) == ("Renamed", kinds, 30)
+    assert (source.last_fetch_outcome, source.last_fetch_error_reason) == ("failed", "timeout")
+    assert (source.last_fetch_time, source.consecutive_fetch_failures) == (failed.at, 1)
+    change = Change.objects.get(pk=result.change_id)
+    first = Change.objects.order_by("id").first()
+    assert first is not None
+    assert (change.source_id, change.account_id, change.at) == (source.pk, account.pk, result.at)
+    assert change.blocks == [{"id": "b1", "text": 'say "hi"'}]
+    assert (change.body_total_additions, change.meta_deletions) == (3, 1)
+    assert change.previous_state_id == first.current_state_id is not None
+    assert Change.objects.get(pk=failed.change_id).error_reason == "timeout"
