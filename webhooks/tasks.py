@@ -19,8 +19,8 @@ _SOFT_LIMIT = int(settings.WEBHOOK_TOTAL_TIMEOUT) + 5
 _HARD_LIMIT = int(settings.WEBHOOK_TOTAL_TIMEOUT) + 10
 # One message carries up to BATCH deliveries of a commit to one endpoint: a worker's
 # per-message cost (the broker round trips, the pool's dispatch, the task's set-up) was as
-# much as a delivery's own work. A commit is spread over at least SPREAD messages (when it
-# has that many deliveries) so that every process of a worker shares even a small one.
+# much as a delivery's own work. A commit is spread over SPREAD messages or a multiple (when
+# it has that many deliveries) so that every process of a worker shares even a small one.
 BATCH = 20
 SPREAD = 8
 # A batch goes on only while its attempts succeed within this time; after a slow or failed
@@ -55,7 +55,12 @@ def enqueue_many(by_endpoint: list[list[int]]) -> bool:
     False (logged, never raised) when the broker is unreachable: what was not sent stays
     `pending` for the sweeper."""
     total = sum(len(ids) for ids in by_endpoint)
-    size = max(1, min(BATCH, math.ceil(total / SPREAD)))
+    if not total:
+        return True
+    # Whole rounds of SPREAD messages, so that no worker process is left with a last batch
+    # while the others wait (200 deliveries: 16 messages of 13, not 10 of 20).
+    rounds = math.ceil(total / (SPREAD * BATCH))
+    size = max(1, math.ceil(total / (SPREAD * rounds)))
     for delivery_ids in by_endpoint:
         for start in range(0, len(delivery_ids), size):
             chunk = delivery_ids[start : start + size]

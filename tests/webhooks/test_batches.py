@@ -34,11 +34,15 @@ def _sent(*counts: int) -> tuple[list[list[int]], list[int]]:
     return [c.args[0][0] for c in many.call_args_list], [c.args[0][0] for c in one.call_args_list]
 
 
-def test_a_big_commit_goes_in_full_batches() -> None:
+def test_a_big_commit_goes_in_whole_rounds_of_near_full_batches() -> None:
     batches, singles = _sent(1000)
     assert singles == []
-    assert [len(b) for b in batches] == [tasks.BATCH] * (1000 // tasks.BATCH)
+    assert len(batches) % tasks.SPREAD == 0  # every worker process gets as many
+    assert len(batches) <= 1000 // tasks.BATCH + tasks.SPREAD
+    assert max(len(b) for b in batches) <= tasks.BATCH
     assert [i for b in batches for i in b] == list(range(1, 1001))
+    batches, _ = _sent(200)
+    assert [len(b) for b in batches] == [13] * 15 + [5]  # not 10 of 20: two rounds of 8
 
 
 def test_a_small_commit_is_spread_so_that_every_worker_process_gets_a_share() -> None:
