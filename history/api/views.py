@@ -145,9 +145,10 @@ class EntryChangeViewSet(ReadViewSet):
         if not selectors.entry_exists(_account(request), entry_id):
             raise NotFound(f"No entry with id {id!r}.")
         cards = selectors.cards_page(_account(request), entry_id, page.after, page.limit)
+        urls = signing.blocks_urls(request, [c.change_id for c in cards if c.has_blocks])
         for card in cards:
             if card.has_blocks:
-                card.data["blocksUrl"] = signing.blocks_url(request, card.change_id)
+                card.data["blocksUrl"] = urls[card.change_id]
         return page.respond([((c.data["at"], c.change_id), c.data) for c in cards])
 
 
