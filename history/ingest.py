@@ -779,8 +779,21 @@ class _Stored:
 
 
 # Positions in a raw stored row (`_STORED_FIELDS`).
-_ID, _KEY, _TITLE, _URL, _KIND, _PRICE, _CURRENCY, _IMAGE_URL, _ATTRIBUTES, _IS_STUB = range(10)
-_UPDATE_TYPE = _STORED_FIELDS.index("update_type")
+_KEY, _TITLE, _URL, _KIND, _PRICE, _CURRENCY, _IMAGE_URL, _ATTRIBUTES, _IS_STUB, _UPDATE_TYPE = (
+    _STORED_FIELDS.index(name)
+    for name in (
+        "identity_key",
+        "title",
+        "url",
+        "kind",
+        "price",
+        "currency",
+        "image_url",
+        "attributes",
+        "is_stub",
+        "update_type",
+    )
+)
 
 
 # An integer literal that may not fit in 64 bits, which orjson would read as a float.
