@@ -216,6 +216,7 @@ def ensure_database(env: dict[str, str], size: str, regenerate: bool) -> dict[st
                 ok = None
             if ok:
                 log(f"reusing database {name} ({size} load, generated {state['generated']})")
+                run([*MANAGE, "migrate", "--noinput"], env)  # migrations added since
                 return state
     log(f"creating database {name} and loading the {size} data set (takes minutes at full)")
     with psycopg.connect(admin_url, autocommit=True) as conn:
