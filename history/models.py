@@ -166,15 +166,8 @@ class Update(models.Model):
     """One typed change to an entry, or a body narration, recorded by one fetch."""
 
     # account and entry lead composite indexes below, so they get no single-column index.
-    # account and source are copies of the entry's, kept here to scope and order the feed;
-    # the entry and change keys are checked by the database, these two are not: checking
-    # four keys per row was most of an ingestion commit. Deletes still cascade (Django's).
-    account = models.ForeignKey(
-        Account, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
-    )
-    source = models.ForeignKey(
-        Source, on_delete=models.CASCADE, related_name="+", db_constraint=False
-    )
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="+", db_index=False)
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey(
         Entry, on_delete=models.CASCADE, related_name="updates", db_index=False
     )
