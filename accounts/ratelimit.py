@@ -34,19 +34,20 @@ from redis.retry import Retry
 
 log = logging.getLogger(__name__)
 
-# The counting tail shared by both scripts: KEYS[2] = counter, ARGV[1] = window in ms.
+# The counting shared by the scripts: COUNTER is the counter's KEYS entry, ARGV[1] the window
+# in ms.
 _COUNT = """
-local count = redis.call('INCR', KEYS[2])
-local left = redis.call('PTTL', KEYS[2])
+local count = redis.call('INCR', COUNTER)
+local left = redis.call('PTTL', COUNTER)
 if left < 0 then
   -- first hit of a window (or a counter that somehow lost its expiry): start the window
-  redis.call('PEXPIRE', KEYS[2], ARGV[1])
+  redis.call('PEXPIRE', COUNTER, ARGV[1])
   left = tonumber(ARGV[1])
 end
 """
 
-# KEYS[1] unused (kept so both scripts share _COUNT). Returns {count, ms left in the window}.
-_HIT = _COUNT + "return {count, left}\n"
+# KEYS[1] = counter. Returns {count, ms left in the window}.
+_HIT = _COUNT.replace("COUNTER", "KEYS[1]") + "return {count, left}\n"
 
 # KEYS[1] = cached record, KEYS[2] = counter; ARGV[1] = window in ms, or 0 not to count.
 # Returns nil when no usable record is cached, {record} when not counted, else
@@ -58,7 +59,7 @@ local record = redis.call('GET', KEYS[1])
 if not record or record == '-' then return nil end
 if ARGV[1] == '0' or string.sub(record, 1, 1) ~= '1' then return {record} end
 """
-    + _COUNT
+    + _COUNT.replace("COUNTER", "KEYS[2]")
     + "return {record, count, left}\n"
 )
 
@@ -69,7 +70,7 @@ _FILL = (
 redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[3])
 if ARGV[1] == '0' or string.sub(ARGV[2], 1, 1) ~= '1' then return {} end
 """
-    + _COUNT
+    + _COUNT.replace("COUNTER", "KEYS[2]")
     + "return {count, left}\n"
 )
 
@@ -197,7 +198,7 @@ def hit(ident: int | str, limit: int | None) -> RateLimit | None:
     window_ms = _window_ms()
     if limiter is None or not window_ms:
         return None
-    result = limiter.call("hit", [counter_name(ident), counter_name(ident)], [window_ms])
+    result = limiter.call("hit", [counter_name(ident)], [window_ms])
     if result is _UNREACHABLE:
         return None
     count, left_ms = result
