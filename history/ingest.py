@@ -46,6 +46,16 @@ OUTCOMES = ("ok", "failed", "broken")
 ATTRIBUTE_KINDS = {"n": "number", "s": "string", "b": "boolean"}
 # `title` and `price` are Update.field values of their own; an attribute may not shadow them.
 RESERVED_ATTRIBUTE_NAMES = frozenset({"title", "price"})
+
+# Length limits of the entry format, shared by the full checker (`_entry`) and the one-pass
+# fast path (`_plain_entry`), so the two can never disagree on them.
+KEY_MAX = 512  # identityKey, and whichever field stands in for it
+URL_MAX = 2048
+KIND_MAX = 100
+CURRENCY_MAX = 16
+ATTRIBUTE_NAME_MAX = 200
+UNIT_MAX = 32
+_HTTP = ("http://", "https://")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 _TOP_KEYS = frozenset(
@@ -233,8 +243,8 @@ def _string(
 
 
 def _url(obj: Mapping[str, Any], name: str, path: str, *, required: bool = False) -> str | None:
-    value = _string(obj, name, path, required=required, max_length=2048)
-    if value is not None and not value.startswith(("http://", "https://")):
+    value = _string(obj, name, path, required=required, max_length=URL_MAX)
+    if value is not None and not value.startswith(_HTTP):
         raise IngestError(f"{path}.{name}" if path else name, "must be an http(s) URL")
     return value
 
@@ -251,8 +261,10 @@ def _attributes(value: Any, path: str) -> dict[str, dict[str, Any]]:
     parsed: dict[str, dict[str, Any]] = {}
     for name, attr in attrs.items():
         where = f"{path}.{name}"
-        if not name.strip() or len(name) > 200:
-            raise IngestError(where, "attribute names must be 1 to 200 characters")
+        if not name.strip() or len(name) > ATTRIBUTE_NAME_MAX:
+            raise IngestError(
+                where, f"attribute names must be 1 to {ATTRIBUTE_NAME_MAX} characters"
+            )
         if name in RESERVED_ATTRIBUTE_NAMES:
             raise IngestError(where, f"'{name}' is a field of its own, not an attribute name")
         attr = _object(attr, where, frozenset({"n", "s", "b", "unit"}))
@@ -268,7 +280,7 @@ def _attributes(value: Any, path: str) -> dict[str, dict[str, Any]]:
         if kind == "b" and not isinstance(item, bool):
             raise IngestError(f"{where}.b", "must be a boolean")
         clean: dict[str, Any] = {kind: item}
-        unit = _string(attr, "unit", where, max_length=32)
+        unit = _string(attr, "unit", where, max_length=UNIT_MAX)
         if unit is not None:
             clean["unit"] = unit
         parsed[name] = clean
@@ -279,7 +291,7 @@ def _entry(value: Any, path: str) -> EntryDoc:
     obj = _object(value, path, _ENTRY_KEYS)
     title = _string(obj, "title", path, required=True)
     assert title is not None
-    identity = _string(obj, "identityKey", path, max_length=512, non_empty=True)
+    identity = _string(obj, "identityKey", path, max_length=KEY_MAX, non_empty=True)
     url = _url(obj, "url", path)
     price = obj.get("price")
     if price is not None and not _is_number(price):
@@ -288,26 +300,23 @@ def _entry(value: Any, path: str) -> EntryDoc:
     if not isinstance(stub, bool):
         raise IngestError(f"{path}.stub", "must be a boolean")
     key = identity or url or title
-    if len(key) > 512:
+    if len(key) > KEY_MAX:
         raise IngestError(
-            f"{path}.title", "is the identity key here and must be at most 512 characters"
+            f"{path}.title", f"is the identity key here and must be at most {KEY_MAX} characters"
         )
     return EntryDoc(
         key=key,
         title=title,
         url=url,
-        kind=_string(obj, "kind", path, max_length=100),
+        kind=_string(obj, "kind", path, max_length=KIND_MAX),
         price=price,
-        currency=_string(obj, "currency", path, max_length=16),
+        currency=_string(obj, "currency", path, max_length=CURRENCY_MAX),
         image_url=_url(obj, "imageUrl", path),
         attributes=_attributes(obj["attributes"], f"{path}.attributes")
         if obj.get("attributes") is not None
         else {},
         stub=stub,
     )
-
-
-_HTTP = ("http://", "https://")
 
 
 def _plain_attributes(value: Any) -> dict[str, dict[str, Any]] | None:
@@ -319,7 +328,7 @@ def _plain_attributes(value: Any) -> dict[str, dict[str, Any]] | None:
         if (
             type(name) is not str
             or type(attr) is not dict
-            or not 0 < len(name) <= 200
+            or not 0 < len(name) <= ATTRIBUTE_NAME_MAX
             or name in RESERVED_ATTRIBUTE_NAMES
             or not name.strip()
         ):
@@ -329,7 +338,7 @@ def _plain_attributes(value: Any) -> dict[str, dict[str, Any]] | None:
         if unit is None:
             if len(attr) != 1:
                 return None
-        elif len(attr) != 2 or type(unit) is not str or len(unit) > 32:
+        elif len(attr) != 2 or type(unit) is not str or len(unit) > UNIT_MAX:
             return None
         if "n" in attr:
             kind, item = "n", attr["n"]
@@ -365,14 +374,16 @@ def _plain_entry(obj: Any) -> EntryDoc | None:
         return None
     identity = get("identityKey")
     if identity is not None and (
-        type(identity) is not str or len(identity) > 512 or not identity.strip()
+        type(identity) is not str or len(identity) > KEY_MAX or not identity.strip()
     ):
         return None
     url = get("url")
-    if url is not None and (type(url) is not str or len(url) > 2048 or not url.startswith(_HTTP)):
+    if url is not None and (
+        type(url) is not str or len(url) > URL_MAX or not url.startswith(_HTTP)
+    ):
         return None
     kind = get("kind")
-    if kind is not None and (type(kind) is not str or len(kind) > 100):
+    if kind is not None and (type(kind) is not str or len(kind) > KIND_MAX):
         return None
     price = get("price")
     if (
@@ -382,18 +393,18 @@ def _plain_entry(obj: Any) -> EntryDoc | None:
     ):
         return None
     currency = get("currency")
-    if currency is not None and (type(currency) is not str or len(currency) > 16):
+    if currency is not None and (type(currency) is not str or len(currency) > CURRENCY_MAX):
         return None
     image_url = get("imageUrl")
     if image_url is not None and (
-        type(image_url) is not str or len(image_url) > 2048 or not image_url.startswith(_HTTP)
+        type(image_url) is not str or len(image_url) > URL_MAX or not image_url.startswith(_HTTP)
     ):
         return None
     stub = get("stub", False)
     if stub is not True and stub is not False:
         return None
     key = identity or url or title
-    if len(key) > 512:
+    if len(key) > KEY_MAX:
         return None
     raw_attributes = get("attributes")
     attributes = {} if raw_attributes is None else _plain_attributes(raw_attributes)
@@ -440,7 +451,7 @@ def _snapshot(value: Any) -> pagestate.Capture:
 
 def _narration(value: Any, path: str) -> NarrationDoc:
     obj = _object(value, path, _NARRATION_KEYS)
-    key = _string(obj, "identityKey", path, required=True, max_length=512)
+    key = _string(obj, "identityKey", path, required=True, max_length=KEY_MAX)
     headline = _string(obj, "headline", path, required=True)
     level = _string(obj, "importance", path)
     if level is not None and level not in Importance.values:
