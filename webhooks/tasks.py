@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -32,21 +33,26 @@ _BATCH_SOFT_LIMIT = _SOFT_LIMIT + int(BATCH * PROMPT_SECONDS)
 _BATCH_HARD_LIMIT = _HARD_LIMIT + int(BATCH * PROMPT_SECONDS)
 
 
-def enqueue(delivery_id: int, countdown: int | None = None) -> bool:
-    """Send a delivery message; False (logged, never raised) when the broker is unreachable.
+def _publish(task: Any, payload: Any, countdown: int | None = None) -> bool:
+    """Send one message; False (logged, never raised) when the broker is unreachable.
 
-    Callers run after commit, so a failure here cannot undo ingestion: the row stays
-    `pending` and the sweeper re-enqueues it once the broker is back.
+    Callers run after commit, so a failure here cannot undo ingestion: the rows stay
+    `pending` and the sweeper re-enqueues them once the broker is back.
     """
     try:
         if countdown:
-            deliver.apply_async((delivery_id,), countdown=float(countdown), queue=QUEUE)
+            task.apply_async((payload,), countdown=float(countdown), queue=QUEUE)
         else:
-            deliver.apply_async((delivery_id,), queue=QUEUE)
+            task.apply_async((payload,), queue=QUEUE)
     except Exception:
-        log.exception("webhooks: could not enqueue delivery %s", delivery_id)
+        log.exception("webhooks: could not enqueue %s %s", task.name, payload)
         return False
     return True
+
+
+def enqueue(delivery_id: int, countdown: int | None = None) -> bool:
+    """Send a delivery message; False (logged, never raised) when the broker is unreachable."""
+    return _publish(deliver, delivery_id, countdown)
 
 
 def enqueue_many(by_endpoint: list[list[int]]) -> bool:
@@ -64,14 +70,8 @@ def enqueue_many(by_endpoint: list[list[int]]) -> bool:
     for delivery_ids in by_endpoint:
         for start in range(0, len(delivery_ids), size):
             chunk = delivery_ids[start : start + size]
-            if len(chunk) == 1:
-                if not enqueue(chunk[0]):
-                    return False
-                continue
-            try:
-                deliver_many.apply_async((chunk,), queue=QUEUE)
-            except Exception:
-                log.exception("webhooks: could not enqueue deliveries %s", chunk)
+            sent = enqueue(chunk[0]) if len(chunk) == 1 else _publish(deliver_many, chunk)
+            if not sent:
                 return False
     return True
 
