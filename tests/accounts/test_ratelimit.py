@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -92,7 +93,7 @@ def test_the_breaker_skips_a_dead_redis_then_tries_again() -> None:
     limiter = ratelimit._get_limiter()
     assert limiter is not None
     script = mock.Mock(side_effect=redis.ConnectionError)
-    with mock.patch.dict(limiter.scripts, {"hit": script}):
+    with mock.patch.object(limiter, "_evalsha", script):
         assert ratelimit.hit(14, 10) is None
         assert script.call_count == 0  # open: Redis is not even tried
         time.sleep(0.25)
@@ -107,12 +108,53 @@ def test_the_breaker_skips_a_dead_redis_then_tries_again() -> None:
 def test_counting_resumes_when_redis_comes_back(limiter_redis: redis.Redis) -> None:
     limiter = ratelimit._get_limiter()
     assert limiter is not None
-    with mock.patch.dict(limiter.scripts, {"hit": mock.Mock(side_effect=redis.TimeoutError)}):
+    with mock.patch.object(limiter, "_evalsha", mock.Mock(side_effect=redis.TimeoutError)):
         assert ratelimit.hit(15, 10) is None
     time.sleep(0.15)
     result = ratelimit.hit(15, 10)
     assert result is not None
     assert result.remaining == 9
+
+
+def test_a_connection_redis_closed_is_opened_again_without_tripping_the_breaker(
+    limiter_redis: redis.Redis,
+) -> None:
+    """Redis restarting or timing out idle clients must not cost a served-uncounted spell."""
+    assert ratelimit.hit(17, 10) is not None
+    limiter = ratelimit._get_limiter()
+    assert limiter is not None
+    conn = limiter._local.conn
+    conn.send_command("CLIENT", "ID")
+    assert limiter_redis.client_kill_filter(_id=conn.read_response()) == 1
+    assert ratelimit.hit(17, 10) == RateLimit(limit=10, remaining=8, reset=60, allowed=True)
+    assert limiter.open_until == 0.0
+
+
+def test_a_script_redis_forgot_is_loaded_again(limiter_redis: redis.Redis) -> None:
+    assert ratelimit.hit(18, 10) is not None
+    limiter_redis.script_flush()
+    assert ratelimit.hit(18, 10) == RateLimit(limit=10, remaining=8, reset=60, allowed=True)
+
+
+def test_a_forked_child_opens_its_own_connection(limiter_redis: redis.Redis) -> None:
+    """A prefork worker must never share the parent's socket (replies would cross)."""
+    assert ratelimit.hit(19, 10) is not None
+    limiter = ratelimit._get_limiter()
+    assert limiter is not None
+    inherited = limiter._local.conn
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report, then leave without running the parent's teardown
+        result = ratelimit.hit(19, 10)
+        ok = result is not None and result.remaining == 8 and limiter._local.conn is not inherited
+        os.write(write_end, b"1" if ok else b"0")
+        os._exit(0)
+    os.close(write_end)
+    assert os.read(read_end, 1) == b"1"
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    assert limiter._local.conn is inherited
+    assert ratelimit.hit(19, 10) == RateLimit(limit=10, remaining=7, reset=60, allowed=True)
 
 
 def test_a_stuck_redis_costs_one_timeout_then_nothing() -> None:
