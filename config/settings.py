@@ -47,7 +47,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "corsheaders.middleware.CorsMiddleware",
+    "config.middleware.CorsMiddleware",
     # Django's session, CSRF, auth and messages middleware, skipped for the stateless /v1.
     "config.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

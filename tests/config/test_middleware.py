@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import corsheaders.middleware
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 
 from config import middleware
 
@@ -52,3 +54,21 @@ def test_pages_still_get_sessions_csrf_and_the_user(client: Client) -> None:
     assert client.get("/connect-agent").status_code == 302  # anonymous: off to sign in
     assert client.login(username="o@example.com", password="pw-123456789")
     assert client.get("/connect-agent").status_code == 403  # signed in, owns no account
+
+
+@pytest.mark.parametrize("path", ["/v1/sources", "/v1/updates?limit=5", "/login/", "/admin/"])
+@pytest.mark.parametrize("method", ["GET", "OPTIONS"])
+@pytest.mark.parametrize("origin", [None, "https://app.example.org"])
+def test_cors_headers_are_django_cors_headers_own(path: str, method: str, origin: str | None):
+    """The Origin-less shortcut adds exactly what django-cors-headers itself would."""
+    factory = RequestFactory()
+    headers = {} if origin is None else {"Origin": origin}
+    answers = []
+    for cls in (middleware.CorsMiddleware, corsheaders.middleware.CorsMiddleware):
+        request = factory.generic(method, path, headers=headers)
+        response = cls(lambda request: HttpResponse("ok"))(request)
+        assert isinstance(response, HttpResponse)
+        answers.append(sorted(response.items()))
+    assert answers[0] == answers[1]
+    if path.startswith("/v1/"):
+        assert ("Vary", "origin") in answers[0]
