@@ -12,6 +12,7 @@ import functools
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _INDEX = {c: i for i, c in enumerate(ALPHABET)}
 _MOD = 1 << 64
+_MASK = _MOD - 1
 _MULT = 0x9E3779B97F4A7C15
 _INV = pow(_MULT, -1, _MOD)
 _WIDTH = 11  # 62**11 > 2**64
@@ -27,14 +28,15 @@ _PAIRS = [a + b for a in ALPHABET for b in ALPHABET]
 
 
 def encode(prefix: str, pk: int) -> str:
-    n = (pk * _MULT) % _MOD
+    n = (pk * _MULT) & _MASK  # modulo 2**64
     n, r0 = divmod(n, 3844)
     n, r1 = divmod(n, 3844)
     n, r2 = divmod(n, 3844)
     n, r3 = divmod(n, 3844)
     n, r4 = divmod(n, 3844)
     # 2**64 / 62**10 < 62, so one single digit leads: 11 characters in all.
-    return prefix + ALPHABET[n] + _PAIRS[r4] + _PAIRS[r3] + _PAIRS[r2] + _PAIRS[r1] + _PAIRS[r0]
+    # One f-string builds the id in one allocation (chained + made six intermediates).
+    return f"{prefix}{ALPHABET[n]}{_PAIRS[r4]}{_PAIRS[r3]}{_PAIRS[r2]}{_PAIRS[r1]}{_PAIRS[r0]}"
 
 
 # Parents (entries, sources, changes) repeat down a page and across pages, so their ids are
