@@ -13,6 +13,8 @@ import redis
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 
 from accounts import ratelimit
 from accounts.models import Account
@@ -69,6 +71,23 @@ def clean_rate_limits() -> Iterator[None]:
     ratelimit.reset()
     yield
     ratelimit.reset()
+
+
+@pytest.fixture
+def keep_test_connection() -> Iterator[None]:
+    """Requests sent straight to the WSGI handler keep the test's database connection.
+
+    The handler closes "old" connections at each request's start and end, which inside the
+    test's transaction would close it; Django's own test client disconnects the same
+    receivers for the same reason.
+    """
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 def make_state(

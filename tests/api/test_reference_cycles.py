@@ -16,8 +16,6 @@ from wsgiref.util import setup_testing_defaults
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 
 from tests.api.conftest import History
 from tests.api.test_query_budget import endpoints
@@ -53,14 +51,8 @@ def _serve(handler: WSGIHandler, url: str, headers: dict[str, str]) -> str:
 
 
 @pytest.fixture
-def quiet_collector() -> Iterator[None]:
-    """No automatic collection, so that a cycle left behind is still there to be found.
-
-    As in Django's test client, requests keep the test's database connection (and its
-    transaction) open.
-    """
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
+def quiet_collector(keep_test_connection: None) -> Iterator[None]:
+    """No automatic collection, so that a cycle left behind is still there to be found."""
     gc.disable()
     try:
         yield
@@ -68,8 +60,6 @@ def quiet_collector() -> Iterator[None]:
         gc.set_debug(0)
         gc.garbage.clear()
         gc.enable()
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
 
 
 def test_no_request_leaves_a_reference_cycle(auth, history: History, quiet_collector: None) -> None:

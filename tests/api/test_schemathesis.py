@@ -12,14 +12,11 @@ are bounded and derandomized so the run stays short and repeatable.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 import hypothesis
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -68,17 +65,10 @@ def load(mode: str) -> Any:
 
 
 @pytest.fixture
-def seeded(db: None, history: History, key: str) -> Iterator[dict[str, Any]]:
-    """Real ids to swap in, and the key made effectively unlimited for the run.
-
-    The WSGI handler closes "old" connections at each request's start and end, which
-    inside the test's transaction would close it; Django's own test client disconnects
-    the same receivers for the same reason.
-    """
+def seeded(db: None, history: History, key: str, keep_test_connection: None) -> dict[str, Any]:
+    """Real ids to swap in, and the key made effectively unlimited for the run."""
     ApiKey.objects.update(rate_limit=1_000_000)
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield {
+    return {
         "headers": {"Authorization": f"Bearer {key}"},
         "ids": {
             "/v1/sources/{id}/entries": history.source.public_id,
@@ -87,8 +77,6 @@ def seeded(db: None, history: History, key: str) -> Iterator[dict[str, Any]]:
             "/v1/changes/{id}/snapshot": history.second.public_id,
         },
     }
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 # Loaded at import from the generated document (no request, no database needed).
