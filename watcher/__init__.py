@@ -1,0 +1,1 @@
+"""The watcher: fetches monitored pages and turns them into fetch documents for ingestion."""
