@@ -536,7 +536,7 @@ def measure_ingest(env: dict[str, str], fetches: int) -> dict[str, float]:
 
     A first file seeds the source (1,000 `new`); the timed file holds `fetches` fetches of
     the same 1,000 entries with a different 100 priced anew in each (100 updates a fetch).
-    The command's start-up, measured on an empty file, is subtracted and also shown.
+    The command's start-up, measured on a file of one failed fetch, is subtracted and shown.
     """
     tag = str(int(time.time() * 1000))
     source = {"url": f"https://ingest.example.com/list/{tag}", "name": "Ingest bench"}
@@ -560,7 +560,19 @@ def measure_ingest(env: dict[str, str], fetches: int) -> dict[str, float]:
             entries[i]["price"] = 100.0 + i + value
         lines.append(json.dumps({"account": "bench-ingest", "source": source, "entries": entries}))
     changes.write_text("\n".join(lines) + "\n")
-    empty.write_text("")
+    # The command's start-up: a file of one failed fetch of another page (an empty file is
+    # refused), which writes one Change and no entry.
+    empty.write_text(
+        json.dumps(
+            {
+                "account": "bench-ingest",
+                "source": {"url": f"https://ingest.example.com/startup/{tag}"},
+                "outcome": "failed",
+                "errorReason": "start-up probe",
+            }
+        )
+        + "\n"
+    )
     run([*MANAGE, "ingest", str(seed)], env)
     started = time.perf_counter()
     run([*MANAGE, "ingest", str(empty)], env)

@@ -33,6 +33,7 @@ from django.db.models import JSONField, Max
 
 from accounts.keys import mint_key
 from accounts.models import Account, ApiKey
+from history import valuechange
 from history.clock import now_ms
 from history.importance import current_rules
 from history.models import Change, Entry, FeedClock, Source, Update
@@ -637,13 +638,13 @@ class _AccountSim:
             if cur == prev:
                 cur = round(prev + 0.01, 2)
             e.price = cur
-            vc = {"type": "number", "previous": prev, "current": cur, "unit": e.currency}
+            vc = valuechange.number_change(prev, cur, e.currency)
             imp = _legacy(rules.for_value_change("price", vc), rng)
             self._row(src, e, change_id, at, "modified", imp, "price", vc)
         elif r < 0.64:
             prev_b = e.in_stock
             e.in_stock = not prev_b
-            vc = {"type": "boolean", "previous": prev_b, "current": e.in_stock}
+            vc, _ = valuechange.attribute_change({"b": prev_b}, {"b": e.in_stock})
             imp = _legacy(rules.for_value_change("inStock", vc), rng)
             self._row(src, e, change_id, at, "modified", imp, "inStock", vc)
         elif r < 0.72:
@@ -651,14 +652,16 @@ class _AccountSim:
             e.stock = max(0, prev_n + rng.choice((-5, -3, -2, -1, 1, 2, 4, 10)))
             if e.stock == prev_n:
                 e.stock += 1
-            vc = {"type": "number", "previous": prev_n, "current": e.stock, "unit": "pcs"}
+            vc, _ = valuechange.attribute_change(
+                {"n": prev_n, "unit": "pcs"}, {"n": e.stock, "unit": "pcs"}
+            )
             imp = _legacy(rules.for_value_change("stock", vc), rng)
             self._row(src, e, change_id, at, "modified", imp, "stock", vc)
         elif r < 0.88:
             prev_t = e.title
             title = f"{e.base}, {rng.choice(_VARIANTS)}"
             e.title = title if title != prev_t else e.base
-            vc = {"type": "string", "previous": prev_t, "current": e.title}
+            vc = valuechange.string_change(prev_t, e.title)
             imp = _legacy(rules.for_value_change("title", vc), rng)
             self._row(src, e, change_id, at, "modified", imp, "title", vc)
         else:

@@ -127,3 +127,73 @@ def test_dash_reads_standard_input(account, tmp_storage):
 def test_an_unreadable_path_fails(tmp_path):
     with pytest.raises(CommandError, match="cannot read"):
         run(str(tmp_path / "missing.ndjson"))
+
+
+def test_every_problem_of_every_bad_line_is_reported(account, tmp_path):
+    many = fetch_doc(
+        "acme",
+        [
+            {"identityKey": "x", "title": " ", "price": "9.99", "colour": "red"},
+            {"identityKey": "y", "title": "B", "attributes": {"size": {"n": 1, "s": "one"}}},
+            {"identityKey": "y", "title": "C"},
+        ],
+        at=-5,
+    )
+    path = write(tmp_path, many, GOOD, fetch_doc("acme", [{"title": "D", "url": "ftp://x"}]))
+    err = io.StringIO()
+
+    with pytest.raises(CommandError, match="7 problem"):
+        call_command("ingest", str(path), stdout=io.StringIO(), stderr=err)
+
+    assert err.getvalue().splitlines() == [
+        "line 1: at: must be a non-negative integer (epoch milliseconds)",
+        "line 1: entries[0].colour: unknown field",
+        "line 1: entries[0].title: must not be empty",
+        "line 1: entries[0].price: must be a number",
+        "line 1: entries[1].attributes.size: exactly one of n, s, b is required",
+        "line 1: entries[2].identityKey: duplicate identity key 'y' (also entries[1])",
+        "line 3: entries[0].url: must be an http(s) URL",
+    ]
+    assert table_counts() == (0, 0, 0, 0, 0, 0)
+
+
+def test_a_well_typed_line_reports_every_rule_it_breaks(account, tmp_path):
+    line = fetch_doc(
+        "acme",
+        [
+            {"identityKey": "y", "title": "B", "attributes": {"size": {"n": 1, "s": "one"}}},
+            {"identityKey": "y", "title": "C"},
+        ],
+        errorReason="why",
+        narrations=[{"identityKey": "nope", "headline": "H"}],
+    )
+    err = io.StringIO()
+
+    with pytest.raises(CommandError):
+        call_command("ingest", str(write(tmp_path, line)), stdout=io.StringIO(), stderr=err)
+
+    assert err.getvalue().splitlines() == [
+        "line 1: errorReason: only allowed when outcome is failed or broken",
+        "line 1: entries[0].attributes.size: exactly one of n, s, b is required",
+        "line 1: entries[1].identityKey: duplicate identity key 'y' (also entries[0])",
+        "line 1: narrations[0].identityKey: no entry 'nope' in this fetch",
+    ]
+
+
+@pytest.mark.parametrize("content", [b"", b"\n", b"  \n\n\t\n"])
+def test_a_file_with_no_fetch_documents_fails(tmp_path, content):
+    path = tmp_path / "empty.ndjson"
+    path.write_bytes(content)
+
+    with pytest.raises(CommandError, match=f"no fetch documents in {path}$") as caught:
+        run(str(path))
+
+    assert caught.value.returncode == 1
+    assert table_counts() == (0, 0, 0, 0, 0, 0)
+
+
+def test_empty_standard_input_fails_naming_it():
+    with pytest.raises(CommandError, match="no fetch documents in <stdin>") as caught:
+        run("-", stdin=io.BytesIO(b"\n"))
+
+    assert caught.value.returncode == 1

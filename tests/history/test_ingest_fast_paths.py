@@ -1,9 +1,9 @@
 """The fast paths of ingestion decide exactly as the general ones do.
 
-Parsing checks plainly typed entries in one pass (`_plain_entry`) and sends anything else
-through the checking path; reconciliation skips stored entries seen unchanged on their raw
-row; PostgreSQL writes entries and updates as one JSON array per statement; the command
-reads lines with orjson and falls back to the standard library.
+Parsing decodes a document in one pass (msgspec) and explains a bad one field by field;
+reconciliation skips stored entries seen unchanged on their raw row; PostgreSQL writes
+entries and updates as one JSON array per statement; the command decodes lines with msgspec
+and falls back to the standard library.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from history.ingest import IngestError, _entry, _plain_entry, ingest
+from history.ingest import IngestError, ingest, parse_fetch
 from history.models import Change, Entry, Source, Update
 from tests.history.conftest import fetch_doc
 
@@ -47,29 +47,49 @@ PLAIN_ENTRIES = [
 ]
 
 
-@pytest.mark.parametrize("raw", PLAIN_ENTRIES)
-def test_plain_entries_parse_as_the_checking_path_parses_them(raw):
-    plain = _plain_entry(raw)
+def only_entry(raw: Any) -> Any:
+    doc = parse_fetch(fetch_doc("acme", [raw]))
+    assert doc.entries is not None
+    return doc.entries[0]
 
-    assert plain is not None
-    assert plain == _entry(raw, "entries[0]")
-    # Attribute objects are rebuilt as the checking path builds them, key order included.
-    assert [list(a) for a in plain.attributes.values()] == [
-        list(a) for a in _entry(raw, "entries[0]").attributes.values()
+
+def expected_attributes(raw: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The stored form: the value's key first, then a unit; null keys dropped."""
+    out = {}
+    for name, attr in (raw.get("attributes") or {}).items():
+        kind = next(k for k in ("n", "s", "b") if attr.get(k) is not None)
+        out[name] = {kind: attr[kind]}
+        if attr.get("unit") is not None:
+            out[name]["unit"] = attr["unit"]
+    return out
+
+
+@pytest.mark.parametrize("raw", PLAIN_ENTRIES)
+def test_plain_entries_parse_with_their_fields_and_stored_attributes(raw):
+    entry = only_entry(raw)
+
+    assert entry.key == raw.get("identityKey") or raw.get("url") or raw["title"]
+    assert (entry.title, entry.price, entry.stub) == (
+        raw["title"],
+        raw.get("price"),
+        raw.get("stub", False),
+    )
+    # Attribute objects are built value first, key order included.
+    assert entry.attribute_values() == expected_attributes(raw)
+    assert [list(a) for a in entry.attribute_values().values()] == [
+        list(a) for a in expected_attributes(raw).values()
     ]
 
 
 @pytest.mark.parametrize(
     "raw",
     [
-        # Accepted, but only by the checking path, which drops the null keys.
         {"title": "T", "attributes": {"size": {"n": 1, "s": None}}},
         {"title": "T", "attributes": {"size": {"n": 1, "unit": None}}},
     ],
 )
-def test_unusual_but_valid_entries_take_the_checking_path(raw):
-    assert _plain_entry(raw) is None
-    assert _entry(raw, "entries[0]").attributes == {"size": {"n": 1}}
+def test_null_attribute_keys_are_dropped(raw):
+    assert only_entry(raw).attribute_values() == {"size": {"n": 1}}
 
 
 @pytest.mark.parametrize(
@@ -106,10 +126,12 @@ def test_unusual_but_valid_entries_take_the_checking_path(raw):
         {"title": "T", "attributes": {"size": {"n": 1, "other": 2}}},
     ],
 )
-def test_invalid_entries_are_left_to_the_checking_path(raw):
-    assert _plain_entry(raw) is None
-    with pytest.raises(IngestError):
-        _entry(raw, "entries[0]")
+def test_invalid_entries_are_refused_with_their_path(raw):
+    with pytest.raises(IngestError) as caught:
+        parse_fetch(fetch_doc("acme", [raw]))
+
+    assert caught.value.path.startswith("entries[0]")
+    assert all(path.startswith("entries[0]") for path, _ in caught.value.problems)
 
 
 def item(key: str, title: str, **fields: Any) -> dict[str, Any]:

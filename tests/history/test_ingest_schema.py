@@ -97,3 +97,11 @@ def test_documents_the_parser_rejects_the_schema_rejects_too(validator, doc):
     with pytest.raises(IngestError):
         parse_fetch(doc)
     assert not validator.is_valid(doc)
+
+
+def test_the_committed_schema_is_the_one_the_document_structures_generate():
+    from history.ingest.schema import json_text
+
+    committed = (DOCS / "ingest.schema.json").read_text()
+
+    assert committed == json_text(), "docs/ingest.schema.json is stale: run `make schema`"

@@ -66,7 +66,7 @@ def test_a_full_document_parses_every_field():
     )
 
     (entry,) = doc.entries or []
-    assert (entry.key, entry.price, entry.attributes) == (
+    assert (entry.key, entry.price, entry.attribute_values()) == (
         "k",
         9.5,
         {"seats": {"n": 3, "unit": "users"}},
@@ -75,6 +75,7 @@ def test_a_full_document_parses_every_field():
     assert doc.snapshot.screenshot == b"\x89PNG\r\n\x1a\nrest"
     assert doc.diff is not None
     assert doc.diff.meta_deletions == 4
+    assert doc.narrations is not None
     assert (doc.narrations[0].importance, doc.blocks) == ("minor", [{"id": "b1"}])
 
 

@@ -63,28 +63,45 @@ def _loads(raw: bytes, text: str) -> Any:
         return json.loads(text)
 
 
+def _parse_line(raw: bytes, number: int) -> FetchDocument | list[str]:
+    """One line as a document, or every problem with it."""
+    if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]  # a UTF-8 byte order mark
+    try:
+        # msgspec decodes and checks the line in one C pass; most lines end here.
+        return parse_fetch(raw)
+    except IngestError as exc:
+        if not exc.message.startswith("malformed JSON"):
+            return [f"{path or '(document)'}: {message}" for path, message in exc.problems]
+    # Not JSON to msgspec: words the problem as the standard library does, or reads what
+    # only the standard library accepts (NaN, integers past 64 bits, lone surrogates).
+    try:
+        # Decoded here, not by json.loads, which would guess UTF-16/32 from the bytes.
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return [f"not UTF-8 ({exc.reason} at byte {exc.start})"]
+    try:
+        obj = _loads(raw, text)
+    except json.JSONDecodeError as exc:
+        return [f"malformed JSON: {exc.msg} at column {exc.colno}"]
+    try:
+        return parse_fetch(obj)
+    except IngestError as exc:
+        return [f"{path or '(document)'}: {message}" for path, message in exc.problems]
+
+
 def validate_lines(lines: list[bytes]) -> tuple[list[tuple[int, FetchDocument]], list[Problem]]:
-    """Parse every line; return the documents with their line numbers, and the problems."""
+    """Parse every line; return the documents with their line numbers, and every problem."""
     docs: list[tuple[int, FetchDocument]] = []
     problems: list[Problem] = []
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue  # blank lines (e.g. a trailing newline) carry no fetch
-        try:
-            # Decoded here, not by json.loads, which would guess UTF-16/32 from the bytes.
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as exc:
-            problems.append((number, f"not UTF-8 ({exc.reason} at byte {exc.start})"))
-            continue
-        try:
-            obj = _loads(raw, text)
-        except json.JSONDecodeError as exc:
-            problems.append((number, f"malformed JSON: {exc.msg} at column {exc.colno}"))
-            continue
-        try:
-            docs.append((number, parse_fetch(obj)))
-        except IngestError as exc:
-            problems.append((number, f"{exc.path or '(document)'}: {exc.message}"))
+        parsed = _parse_line(raw, number)
+        if isinstance(parsed, list):
+            problems.extend((number, message) for message in parsed)
+        else:
+            docs.append((number, parsed))
     return docs, problems
 
 
@@ -121,6 +138,10 @@ class Command(BaseCommand):
                 raise CommandError(f"cannot read {path}: {exc.strerror}") from None
 
         docs, problems = validate_lines(lines)
+        if not docs and not problems:
+            raise CommandError(
+                f"no fetch documents in {'<stdin>' if path == '-' else path}", returncode=1
+            )
         slugs = {doc.account for _, doc in docs}
         accounts = {a.slug: a for a in Account.objects.filter(slug__in=slugs)}
         for number, doc in docs:

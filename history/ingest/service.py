@@ -1,0 +1,174 @@
+"""`ingest_fetch`: one fetch document written as history, in one transaction.
+
+The per-account feed clock is locked and stamps `at` (DESIGN "Polling without loss"), the
+source is created or updated, one Change row is written, the entries are reconciled in
+memory (`reconcile`) and written in bulk (`store`), and `history.signals.updates_recorded`
+is sent inside the transaction, so the webhooks' outbox commits or rolls back with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.models import Account
+from history import importance as importance_rules
+from history import pagestate
+from history.ingest import store
+from history.ingest.document import FetchDocument, IngestError, Snapshot, parse_fetch
+from history.ingest.reconcile import reconcile
+from history.models import Change, PageState, Source, Update
+from history.signals import updates_recorded
+
+
+@dataclass
+class IngestResult:
+    account_id: int
+    source_id: int
+    change_id: int
+    at: int
+    outcome: str
+    source_created: bool = False
+    entries_new: int = 0
+    entries_modified: int = 0
+    entries_removed: int = 0
+    update_ids: list[int] = field(default_factory=list)
+
+    @property
+    def updates(self) -> int:
+        return len(self.update_ids)
+
+
+def apply_fetch_outcome(source: Source, outcome: str, error_reason: str | None, at: int) -> None:
+    """The source's fetch fields after a fetch, and `autoPaused` on repeated failures."""
+    source.last_fetch_time = at
+    source.last_fetch_outcome = outcome
+    if outcome == "ok":
+        source.consecutive_fetch_failures = 0
+        # A page that answers again resumes on its own; the owner's `disabled` and the
+        # billing `creditPaused` are not ours to lift.
+        if source.status == Source.Status.AUTO_PAUSED:
+            source.status = Source.Status.ACTIVE
+    else:
+        source.consecutive_fetch_failures += 1
+        source.last_fetch_error_reason = error_reason
+        source.last_fetch_error_time = at
+        if (
+            source.status == Source.Status.ACTIVE
+            and source.consecutive_fetch_failures >= settings.AUTOPAUSE_AFTER_FAILURES
+        ):
+            source.status = Source.Status.AUTO_PAUSED
+    if source.status == Source.Status.ACTIVE:
+        source.next_fetch_time = at + source.monitoring_frequency * 60_000
+    else:
+        source.next_fetch_time = None
+
+
+def _capture(snapshot: Snapshot) -> pagestate.Capture:
+    return pagestate.Capture(
+        markdown=snapshot.markdown.encode() if snapshot.markdown is not None else None,
+        html=snapshot.html.encode() if snapshot.html is not None else None,
+        screenshot=snapshot.screenshot,
+    )
+
+
+def _diff_counts(
+    doc: FetchDocument, capture: pagestate.Capture | None, previous_state_id: int | None
+) -> pagestate.DiffCounts:
+    """The fetch's churn counts: as sent, else the body's derived from the markdown."""
+    if doc.diff is not None:
+        d = doc.diff
+        return pagestate.DiffCounts(
+            d.body_total_additions, d.body_total_deletions, d.meta_additions, d.meta_deletions
+        )
+    if capture is None or capture.markdown is None:
+        return pagestate.DiffCounts()
+    # The state of the latest ok fetch before this one is loaded only to diff against.
+    previous = PageState.objects.filter(pk=previous_state_id).first() if previous_state_id else None
+    added, deleted = pagestate.line_diff_counts(
+        pagestate.previous_markdown(previous), capture.markdown.decode()
+    )
+    return pagestate.DiffCounts(body_total_additions=added, body_total_deletions=deleted)
+
+
+@transaction.atomic
+def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> IngestResult:
+    """Write one fetch, all or nothing. Raises IngestError for an unknown account."""
+    if account is None:
+        account = Account.objects.filter(slug=doc.account).first()
+        if account is None:
+            raise IngestError("account", f"no account '{doc.account}'")
+    elif doc.account and doc.account != account.slug:
+        raise IngestError("account", f"'{doc.account}' is not the account '{account.slug}'")
+
+    at = store.stamp_at(account, doc.at)
+    rules = importance_rules.current_rules()
+
+    source, previous_state_id = store.locked_source(account, doc.source_url)
+    created = source is None
+    if source is None:
+        source = Source(
+            account=account,
+            url=doc.source_url,
+            name=doc.source_name or "",
+            monitoring_frequency=doc.monitoring_frequency or 60,
+            created_at=at,
+        )
+    else:
+        if doc.source_name is not None:
+            source.name = doc.source_name
+        if doc.monitoring_frequency is not None:
+            source.monitoring_frequency = doc.monitoring_frequency
+    if doc.entry_kinds is not None:
+        source.entry_kinds = [{"name": k.name, "hasPrice": k.has_price} for k in doc.entry_kinds]
+    apply_fetch_outcome(source, doc.outcome, doc.error_reason, at)
+
+    capture = _capture(doc.snapshot) if doc.snapshot is not None else None
+    current_state = pagestate.store_state(capture, now=at) if capture else None
+    counts = _diff_counts(doc, capture, previous_state_id)
+    change = Change(
+        account=account,
+        source=source,
+        at=at,
+        outcome=doc.outcome,
+        error_reason=doc.error_reason,
+        current_state=current_state,
+        previous_state_id=previous_state_id,
+        body_total_additions=counts.body_total_additions,
+        body_total_deletions=counts.body_total_deletions,
+        meta_additions=counts.meta_additions,
+        meta_deletions=counts.meta_deletions,
+        blocks=doc.blocks,
+    )
+    store.save_source_and_change(source, change)
+    result = IngestResult(
+        account_id=account.pk,
+        source_id=source.pk,
+        change_id=change.pk,
+        at=at,
+        outcome=doc.outcome,
+        source_created=created,
+    )
+    if doc.outcome != "ok" or doc.entries is None:
+        return result  # failed and broken fetches change no entry
+
+    plan = reconcile(store.stored_rows(source.pk), doc.entries, doc.narrations or [], at, rules)
+    result.entries_new = plan.entries_new
+    result.entries_modified = plan.entries_modified
+    result.entries_removed = plan.entries_removed
+    store.create_entries(plan.create, account_id=account.pk, source_id=source.pk)
+    result.update_ids = store.write_updates(
+        list(plan.rewrite.values()), plan.updates, account_id=account.pk, change=change
+    )
+    if result.update_ids:
+        # Receivers (webhooks' outbox) write in this same transaction.
+        updates_recorded.send(sender=Update, account_id=account.pk, update_ids=result.update_ids)
+    return result
+
+
+def ingest(obj: Any, *, account: Account | None = None) -> IngestResult:
+    """Parse and write one fetch document (a dict as decoded from JSON, or its JSON text)."""
+    return ingest_fetch(parse_fetch(obj), account=account)

@@ -1,0 +1,327 @@
+"""The bulk reads and writes of ingestion, for PostgreSQL and SQLite.
+
+Every function runs inside `service.ingest_fetch`'s transaction. On PostgreSQL the hot
+statements are hand-written (rows sent as one JSON array, UPDATEs riding in WITH clauses of
+INSERTs) because the ORM's bulk paths spend most of a fetch preparing values in Python;
+SQLite, the embedded default, runs in-process and takes the plain ORM and executemany paths.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+from django.db import connection
+
+from accounts.models import Account
+from history.clock import now_ms
+from history.ingest.reconcile import ENTRY_WRITE_FIELDS, STORED_FIELDS, EntryState, PendingUpdate
+from history.models import Change, Entry, FeedClock, Importance, Source, Update
+
+BATCH = 2000
+
+
+def _postgresql() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def json_text(value: Any) -> str:
+    """JSON text for a jsonb parameter: orjson's, or the standard library's for what orjson
+    refuses (integers past 64 bits)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
+def stamp_at(account: Account, explicit: int | None) -> int:
+    """Lock the account's feed clock for this transaction and return the fetch's `at`.
+
+    The row lock serialises writers of one account until commit, and `at` is read after it
+    is taken, so rows become visible in `at` order and a poller passing the newest `at` as
+    `since` misses nothing. An explicit (backfill) `at` takes the lock but leaves the clock.
+    """
+    table = connection.ops.quote_name(FeedClock._meta.db_table)
+    if _postgresql():
+        # One round trip: the row is created on first use, else locked by ON CONFLICT DO
+        # UPDATE, whose SET is computed once the lock is held, so the database clock (one
+        # clock for every writer) is read after it.
+        now = "(extract(epoch from clock_timestamp()) * 1000)::bigint"
+        with connection.cursor() as cursor:
+            if explicit is not None:
+                cursor.execute(
+                    f"INSERT INTO {table} AS c (account_id, last_at) VALUES (%s, 0) "  # noqa: S608
+                    "ON CONFLICT (account_id) DO UPDATE SET last_at = c.last_at",
+                    [account.pk],
+                )
+                return explicit
+            cursor.execute(
+                f"INSERT INTO {table} AS c (account_id, last_at) VALUES (%s, {now}) "  # noqa: S608
+                f"ON CONFLICT (account_id) DO UPDATE SET last_at = GREATEST({now}, c.last_at) "
+                "RETURNING last_at",
+                [account.pk],
+            )
+            row = cursor.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    FeedClock.objects.bulk_create([FeedClock(account=account)], ignore_conflicts=True)
+    with connection.cursor() as cursor:
+        if explicit is not None:
+            cursor.execute(
+                f"UPDATE {table} SET last_at = last_at WHERE account_id = %s",  # noqa: S608
+                [account.pk],
+            )
+            return explicit
+        # SQLite (the embedded default) has one writer at a time, so the write lock taken
+        # by this UPDATE already serialises ingestion; the process clock is good enough.
+        cursor.execute(
+            f"UPDATE {table} SET last_at = MAX(%s, last_at) WHERE account_id = %s",  # noqa: S608
+            [now_ms(), account.pk],
+        )
+        cursor.execute(
+            f"SELECT last_at FROM {table} WHERE account_id = %s",  # noqa: S608
+            [account.pk],
+        )
+        row = cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def locked_source(account: Account, url: str) -> tuple[Source | None, int | None]:
+    """The account's source at `url`, locked until commit (None if it is new), and the page
+    state of its latest ok fetch that captured one: both in one query.
+
+    The subquery reads the source's changes with the statement's snapshot, taken before
+    the row lock: no other fetch of this source can commit in between, because every
+    writer of the account already holds its feed clock (`stamp_at`).
+    """
+    changes = connection.ops.quote_name(Change._meta.db_table)
+    sources = connection.ops.quote_name(Source._meta.db_table)
+    lock = " FOR UPDATE OF s" if connection.features.has_select_for_update_of else ""
+    sql = (
+        "SELECT s.*, (SELECT c.current_state_id FROM "  # noqa: S608
+        f"{changes} c WHERE c.source_id = s.id AND c.outcome = %s "
+        "AND c.current_state_id IS NOT NULL ORDER BY c.at DESC, c.id DESC LIMIT 1) "
+        f"AS previous_state_id FROM {sources} s WHERE s.account_id = %s AND s.url = %s{lock}"
+    )
+    for source in Source.objects.raw(sql, [Source.Outcome.OK, account.pk, url]):
+        return source, getattr(source, "previous_state_id", None)
+    return None, None
+
+
+def save_source_and_change(source: Source, change: Change) -> None:
+    """`source.save()` and `change.save()`; on PostgreSQL, for a source already stored, in
+    one statement (the source's UPDATE in a WITH clause of the change's INSERT), which
+    saves a round trip and most of the ORM's work. Neither model has save() logic or
+    signal receivers (DESIGN: signals only where ingestion notifies webhooks)."""
+    if not _postgresql() or source.pk is None:
+        source.save()
+        change.source = source
+        change.save()
+        return
+    quote = connection.ops.quote_name
+    source_fields = [f for f in Source._meta.concrete_fields if not f.primary_key]
+    change_fields = [f for f in Change._meta.concrete_fields if not f.primary_key]
+    sql = (
+        f"WITH s AS (UPDATE {quote(Source._meta.db_table)} SET "  # noqa: S608
+        + ", ".join(f"{quote(f.column)} = %s" for f in source_fields)
+        + f" WHERE id = %s) INSERT INTO {quote(Change._meta.db_table)} ("
+        + ", ".join(quote(f.column) for f in change_fields)
+        + ") VALUES ("
+        + ", ".join(["%s"] * len(change_fields))
+        + ") RETURNING id"
+    )
+    params = [
+        *(f.get_db_prep_save(getattr(source, f.attname), connection) for f in source_fields),
+        source.pk,
+        *(f.get_db_prep_save(f.pre_save(change, True), connection) for f in change_fields),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    assert row is not None
+    change.pk = row[0]
+    change._state.adding = False
+    change._state.db = connection.alias
+
+
+def stored_rows(source_id: int) -> dict[str, tuple[Any, ...]]:
+    """The source's stored entries as raw rows by identity key, in one query.
+
+    Rows, not model instances or `values_list` (which decodes every row's JSON): most
+    entries of a fetch are unchanged and are compared field by field on the row itself.
+    """
+    columns = ", ".join(connection.ops.quote_name(name) for name in STORED_FIELDS)
+    table = connection.ops.quote_name(Entry._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns} FROM {table} WHERE source_id = %s",  # noqa: S608
+            [source_id],
+        )
+        return {row[1]: row for row in cursor.fetchall()}
+
+
+def create_entries(entries: list[EntryState], *, account_id: int, source_id: int) -> None:
+    """Insert new entries and give each its id."""
+    rows = [
+        Entry(
+            account_id=account_id,
+            source_id=source_id,
+            identity_key=e.identity_key,
+            created_at=e.update_time,
+            **{name: getattr(e, name) for name in ENTRY_WRITE_FIELDS},
+        )
+        for e in entries
+    ]
+    Entry.objects.bulk_create(rows, batch_size=BATCH)
+    for state, row in zip(entries, rows, strict=True):
+        state.id = row.pk
+
+
+def update_entries(entries: list[EntryState]) -> None:
+    """Rewrite reconciled entries in one statement per batch.
+
+    Django's bulk_update builds a CASE per column and row, which takes seconds for a few
+    thousand rows; on PostgreSQL one UPDATE joined to the rows sent as one JSON array
+    (`json_to_recordset`) does the same in milliseconds. JSON rather than one array per
+    column: orjson writes it in C, where psycopg quotes every array item in Python. SQLite
+    takes one prepared UPDATE by id, executed many times.
+    """
+    if not entries:
+        return
+    if not _postgresql():
+        table = connection.ops.quote_name(Entry._meta.db_table)
+        # These fields' columns are their names (no db_column, no relations).
+        assignments = ", ".join(
+            f"{connection.ops.quote_name(name)} = %s" for name in ENTRY_WRITE_FIELDS
+        )
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {table} SET {assignments} WHERE id = %s",  # noqa: S608
+                [
+                    [
+                        json_text(e.attributes or {}) if name == "attributes" else getattr(e, name)
+                        for name in ENTRY_WRITE_FIELDS
+                    ]
+                    + [e.id]
+                    for e in entries
+                ],
+            )
+        return
+    with connection.cursor() as cursor:
+        for start in range(0, len(entries), BATCH):
+            cursor.execute(_entry_rewrite_sql(), [_entry_rows(entries[start : start + BATCH])])
+
+
+def _entry_rewrite_sql() -> str:
+    """PostgreSQL: rewrite entries from one JSON array of rows (`_entry_rows`)."""
+    return (
+        f"UPDATE {connection.ops.quote_name(Entry._meta.db_table)} AS e "  # noqa: S608
+        "SET title = v.title, url = v.url, kind = v.kind, "
+        "price = v.price, currency = v.currency, image_url = v.image_url, "
+        "attributes = v.attributes, is_stub = v.is_stub, read = v.read, "
+        "update_type = v.update_type, update_time = v.update_time "
+        "FROM json_to_recordset(%s::json) AS v(id bigint, title text, url text, kind text, "
+        "price float8, currency text, image_url text, attributes jsonb, is_stub bool, "
+        "read bool, update_type text, update_time bigint) WHERE e.id = v.id"
+    )
+
+
+def _entry_rows(entries: list[EntryState]) -> str:
+    return json_text(
+        [{"id": e.id, **{name: getattr(e, name) for name in ENTRY_WRITE_FIELDS}} for e in entries]
+    )
+
+
+# Update's columns as `write_updates` writes them, after the four every row of a fetch shares.
+_UPDATE_COLUMNS = (
+    "entry_id",
+    "update_type",
+    "field",
+    "value_change",
+    "importance",
+    "importance_level",
+    "headline",
+    "description",
+    "start_block_id",
+    "end_block_id",
+    "block_id",
+)
+
+
+def write_updates(
+    rewrite: list[EntryState], pending: list[PendingUpdate], *, account_id: int, change: Change
+) -> list[int]:
+    """Rewrite the reconciled stored entries, write the fetch's Update rows, and return the
+    updates' ids in the order of `pending`.
+
+    On PostgreSQL, one INSERT ... SELECT FROM json_to_recordset() of the rows as one JSON
+    array, written by orjson (ids come back in input order, as Django's own UNNEST bulk
+    insert relies on): `bulk_create` spends most of its time preparing each of the 15
+    values of every row in Python. The entries' UPDATE rides along in a WITH clause (one
+    round trip for both) when both fit in one batch. SQLite takes `update_entries` and
+    `bulk_create`.
+    """
+    if not pending or not _postgresql() or len(rewrite) > BATCH:
+        update_entries(rewrite)
+        rewrite = []
+    if not pending:
+        return []
+    values = [
+        (
+            item.entry.id,
+            item.update_type,
+            item.field,
+            item.value_change,
+            item.importance,
+            item.importance or Importance.MATERIAL,
+            *(
+                (n.headline, n.description, n.start_block_id, n.end_block_id, n.block_id)
+                if (n := item.narration)
+                else (None, None, None, None, None)
+            ),
+        )
+        for item in pending
+    ]
+    shared: dict[str, int] = {
+        "account_id": account_id,
+        "source_id": change.source_id,
+        "change_id": change.pk,
+        "at": change.at,
+    }
+    if not _postgresql():
+        rows = [Update(**shared, **dict(zip(_UPDATE_COLUMNS, row, strict=True))) for row in values]
+        return [row.pk for row in Update.objects.bulk_create(rows, batch_size=BATCH)]
+
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(name) for name in (*shared, *_UPDATE_COLUMNS))
+    sql = (
+        f"INSERT INTO {quote(Update._meta.db_table)} ({columns}) "  # noqa: S608
+        "SELECT %s::bigint, %s::bigint, %s::bigint, %s::bigint, v.entry_id, v.update_type, "
+        "v.field, v.value_change, v.importance, v.importance_level, v.headline, "
+        "v.description, v.start_block_id, v.end_block_id, v.block_id "
+        "FROM json_to_recordset(%s::json) AS v(entry_id bigint, update_type text, field text, "
+        "value_change jsonb, importance text, importance_level text, headline text, "
+        "description text, start_block_id text, end_block_id text, block_id text) "
+        "RETURNING id"
+    )
+    ids: list[int] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(values), BATCH):
+            batch = [
+                dict(zip(_UPDATE_COLUMNS, row, strict=True))
+                for row in values[start : start + BATCH]
+            ]
+            params: list[int | str] = [*shared.values(), json_text(batch)]
+            if start == 0 and rewrite:
+                # The WITH clause runs exactly once, whatever the INSERT reads of it.
+                cursor.execute(
+                    f"WITH rewritten AS ({_entry_rewrite_sql()}) {sql}",
+                    [_entry_rows(rewrite), *params],
+                )
+            else:
+                cursor.execute(sql, params)
+            ids.extend(row[0] for row in cursor.fetchall())
+    return ids
