@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/tidemark
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: setup run test lint typecheck pytest openapi lock bench clean
+.PHONY: setup run test lint typecheck pytest pytest-sqlite openapi schema lock bench clean
 
 setup: $(STAMP)
 
@@ -29,7 +29,7 @@ run: setup
 	WEBHOOK_ALLOW_LOOPBACK=true PATH="$(CURDIR)/$(BIN):$$PATH" \
 		$(BIN)/honcho start --port 8000 --procfile Procfile web worker beat
 
-test: setup lint typecheck pytest
+test: setup lint typecheck pytest pytest-sqlite
 
 lint: setup
 	$(BIN)/ruff check .
@@ -41,6 +41,19 @@ typecheck: setup
 pytest: setup
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" REDIS_URL="$${REDIS_URL:-$(TEST_REDIS_URL)}" \
 		$(BIN)/pytest
+
+# The ingestion and read-API tests again on SQLite, the embedded default `make run` uses, so
+# both of the ingest store's paths (PostgreSQL's and SQLite's) are exercised.
+SQLITE_TESTS := tests/history/test_ingest_*.py tests/history/test_reconcile.py tests/api
+pytest-sqlite: setup
+	@mkdir -p var
+	DATABASE_URL="sqlite:///$(CURDIR)/var/tests.sqlite3" REDIS_URL="$${REDIS_URL:-$(TEST_REDIS_URL)}" \
+		$(BIN)/pytest $(SQLITE_TESTS)
+
+# Regenerate the committed fetch-document JSON Schema from its structures (a test fails
+# while the two differ).
+schema: setup
+	$(BIN)/python manage.py ingestschema > docs/ingest.schema.json
 
 # Regenerate the committed OpenAPI document after an intended API change.
 openapi: setup

@@ -16,7 +16,31 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
-env = environ.Env()
+_TRUE = frozenset({"true", "1", "yes", "on"})
+_FALSE = frozenset({"false", "0", "no", "off"})
+
+
+class _StrictEnv(environ.Env):
+    """django-environ, but a boolean is one of true/false/1/0/yes/no/on/off (any case):
+    anything else refuses to start, where django-environ reads `ture` as false."""
+
+    def bool(self, var: str, default: object = environ.Env.NOTSET) -> bool:
+        raw = self.str(var, default=None)
+        if raw is None or raw.strip() == "":
+            if default is environ.Env.NOTSET:
+                raise ImproperlyConfigured(f"Set the {var} environment variable")
+            return bool(default)
+        word = raw.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise ImproperlyConfigured(
+            f"{var}={raw!r} is not a boolean: use true/false, 1/0, yes/no or on/off"
+        )
+
+
+env = _StrictEnv()
 
 DEBUG: bool = env.bool("DEBUG", default=True)
 
@@ -88,6 +112,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # Tests on SQLite use a file beside the database, not a shared in-memory one, so that
+    # threads writing at once wait for the lock as processes do in production.
+    _sqlite_name = Path(DATABASES["default"]["NAME"])
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(_sqlite_name.with_name(f"test_{_sqlite_name.name}"))
     }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 # A reused connection is checked with a `SELECT 1` once per request: one extra round trip

@@ -105,3 +105,20 @@ def test_embedded_sqlite_waits_for_the_write_lock_instead_of_failing() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["IMMEDIATE", "wal"]
+
+
+def test_boolean_settings_accept_the_usual_words_in_any_case() -> None:
+    words = {"TRUE": "True", "yes": "True", "On": "True", "1": "True"}
+    words |= {"False": "False", "no": "False", "OFF": "False", "0": "False"}
+    for word, expected in words.items():
+        result = run_settings({"DEBUG": word, "SECRET_KEY": "x" * 60, "ALLOWED_HOSTS": "a.test"})
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split()[-1] == expected, word
+
+
+def test_a_boolean_setting_that_is_not_a_boolean_refuses_to_start() -> None:
+    for name in ("RATE_LIMIT_ENABLED", "DEBUG", "WEBHOOK_ALLOW_LOOPBACK", "CONN_HEALTH_CHECKS"):
+        result = run_settings({name: "ture"})
+
+        assert result.returncode != 0, name
+        assert f"{name}='ture' is not a boolean" in result.stderr
