@@ -36,22 +36,9 @@ ENTRY_WRITE_FIELDS = (
 )
 STORED_FIELDS = ("id", "identity_key", *ENTRY_WRITE_FIELDS)
 
-# Positions in a raw stored row.
-_KEY, _TITLE, _URL, _KIND, _PRICE, _CURRENCY, _IMAGE_URL, _ATTRIBUTES, _IS_STUB, _UPDATE_TYPE = (
-    STORED_FIELDS.index(name)
-    for name in (
-        "identity_key",
-        "title",
-        "url",
-        "kind",
-        "price",
-        "currency",
-        "image_url",
-        "attributes",
-        "is_stub",
-        "update_type",
-    )
-)
+# Positions in a raw stored row, in the order of STORED_FIELDS.
+(_ID, _KEY, _TITLE, _URL, _KIND, _PRICE, _CURRENCY, _IMAGE_URL, _ATTRIBUTES, _IS_STUB, _READ,
+ _UPDATE_TYPE, _UPDATE_TIME) = range(len(STORED_FIELDS))  # fmt: skip
 
 # An integer literal that may not fit in 64 bits, which orjson would read as a float.
 _LONG_INTEGER = re.compile(r"[0-9]{19}")
