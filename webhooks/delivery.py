@@ -32,7 +32,7 @@ from webhooks.models import MAX_ATTEMPTS, WebhookAttempt, WebhookDelivery, Webho
 log = logging.getLogger(__name__)
 
 EVENT_TYPE = "content.update"
-TEST_EVENT_TYPE = "webhook.test"
+TEST_EVENT_TYPE = "content.update"  # a sample of the real event, marked `"test": true`
 RETRYABLE_STATUSES = frozenset({408, 425, 429})
 # Error classes that are network trouble (retried); anything else without a status is final.
 RETRYABLE_ERRORS = frozenset(
@@ -51,11 +51,19 @@ class Outcome:
     retry_in: int | None = None
 
 
-def envelope(event_id: str, event_type: str, occurred_at: int, data: Any) -> bytes:
+def envelope(
+    event_id: str, event_type: str, occurred_at: int, data: Any, *, test: bool = False
+) -> bytes:
     """The webhook body, serialised once; these bytes are stored and sent on every attempt."""
-    return orjson.dumps(
-        {"id": event_id, "type": event_type, "occurredAt": occurred_at, "data": data}
-    )
+    body: dict[str, Any] = {
+        "id": event_id,
+        "type": event_type,
+        "occurredAt": occurred_at,
+        "data": data,
+    }
+    if test:
+        body["test"] = True
+    return orjson.dumps(body)
 
 
 def lease_seconds() -> float:
@@ -98,7 +106,8 @@ UPDATE webhooks_webhookdelivery AS d
                   FOR UPDATE SKIP LOCKED)
    AND e.id = d.endpoint_id AND e.active
 RETURNING d.attempt_count, d.max_attempts, d.event_id, d.event_type, d.body,
-          d.last_status_code, d.last_error, e.id, e.url, e.secret_encrypted
+          d.last_status_code, d.last_error, e.id, e.url, e.secret_encrypted,
+          e.previous_secret_encrypted, e.previous_secret_expires_at
 """
 
 
@@ -132,7 +141,14 @@ def _claim_params(delivery_id: int, now: datetime, lease_until: datetime) -> dic
 
 def _claimed(delivery_id: int, row: Any, lease_until: datetime) -> WebhookDelivery:
     """The claimed delivery and its endpoint, from the columns _CLAIM_DUE returns."""
-    endpoint = WebhookEndpoint(id=row[7], url=row[8], secret_encrypted=row[9], active=True)
+    endpoint = WebhookEndpoint(
+        id=row[7],
+        url=row[8],
+        secret_encrypted=row[9],
+        previous_secret_encrypted=row[10],
+        previous_secret_expires_at=row[11],
+        active=True,
+    )
     return WebhookDelivery(
         id=delivery_id,
         endpoint=endpoint,
@@ -285,8 +301,15 @@ def _send(delivery: WebhookDelivery) -> _Sent:
     number = delivery.attempt_count
     body = bytes(delivery.body)
     timestamp = int(time.time())
-    headers = signing.headers(delivery.endpoint.secret, delivery.event_id, timestamp, body)
     started_at = timezone.now()
+    endpoint = delivery.endpoint
+    headers = signing.headers(
+        endpoint.secret,
+        delivery.event_id,
+        timestamp,
+        body,
+        previous=endpoint.overlapping_secret(started_at),
+    )
     clock = time.monotonic()
     status_code: int | None = None
     error = detail = excerpt = ""
@@ -483,13 +506,32 @@ def redeliver(delivery_id: int, *, account_id: int) -> bool:
 
 
 def create_test_delivery(endpoint: WebhookEndpoint) -> WebhookDelivery:
-    """A `webhook.test` event for one endpoint, delivered like any other."""
+    """A sample `content.update`, marked `"test": true` in its envelope, signed and delivered
+    like any other event, so a receiver can try its verification and parsing on it."""
     event_id = "evt_test_" + secrets.token_urlsafe(12)
-    data = {"message": "Test event from Tidemark", "endpointUrl": endpoint.url}
+    at = now_ms()
+    entry = {"id": "ent_test_sample", "title": "Sample item (test event)", "kind": "product"}
+    source = {"id": "src_test_sample", "url": "https://www.example.com/catalogue"}
+    data = {
+        "id": event_id,
+        "at": at,
+        "changeId": "chg_test_sample",
+        "entryId": entry["id"],
+        "sourceId": source["id"],
+        "updateType": "modified",
+        "field": "price",
+        "valueChange": {"type": "number", "previous": 39.9, "current": 29.9, "unit": "EUR"},
+        "importance": "critical",
+        "entryTitle": entry["title"],
+        "entryUrl": "https://www.example.com/catalogue/sample-item",
+        "kind": entry["kind"],
+        "entry": entry,
+        "source": source,
+    }
     return WebhookDelivery.objects.create(
         endpoint=endpoint,
         event_id=event_id,
         event_type=TEST_EVENT_TYPE,
-        body=envelope(event_id, TEST_EVENT_TYPE, now_ms(), data),
+        body=envelope(event_id, TEST_EVENT_TYPE, at, data, test=True),
         next_attempt_at=timezone.now(),
     )

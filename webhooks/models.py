@@ -3,6 +3,8 @@ row per HTTP try (the shape of saleor's EventDelivery / EventDeliveryAttempt).""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.db import models
 from django.db.models import Q
 
@@ -10,6 +12,7 @@ from accounts.models import Account
 from webhooks import crypto
 
 MAX_ATTEMPTS = 5  # spec "Delivery rules": at most five attempts in total
+ROTATION_OVERLAP = timedelta(hours=24)  # a rotated-out secret keeps signing this long
 
 
 class WebhookEndpoint(models.Model):
@@ -21,6 +24,9 @@ class WebhookEndpoint(models.Model):
     active = models.BooleanField(default=True)
     # Fernet token of the secret (webhooks.crypto); the plaintext is shown once at creation.
     secret_encrypted = models.TextField(editable=False)
+    # The secret a rotation replaced, still signing beside the new one until it expires.
+    previous_secret_encrypted = models.TextField(editable=False, blank=True, default="")
+    previous_secret_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -36,6 +42,20 @@ class WebhookEndpoint(models.Model):
     @secret.setter
     def secret(self, plaintext: str) -> None:
         self.secret_encrypted = crypto.encrypt(plaintext)
+
+    def overlapping_secret(self, now: datetime) -> str | None:
+        """The rotated-out secret while its overlap lasts, else None."""
+        expires = self.previous_secret_expires_at
+        if not self.previous_secret_encrypted or expires is None or expires <= now:
+            return None
+        return crypto.decrypt(self.previous_secret_encrypted)
+
+    def rotate_secret(self, new_secret: str, now: datetime) -> None:
+        """Make `new_secret` the signing secret; the current one signs beside it for
+        ROTATION_OVERLAP (a rotation inside an overlap ends the older secret at once)."""
+        self.previous_secret_encrypted = self.secret_encrypted
+        self.previous_secret_expires_at = now + ROTATION_OVERLAP
+        self.secret = new_secret
 
 
 class WebhookDelivery(models.Model):

@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("webhooks/<int:endpoint_id>/enable", views.enable_endpoint, name="webhook_enable"),
     path("webhooks/<int:endpoint_id>/delete", views.delete_endpoint, name="webhook_delete"),
     path("webhooks/<int:endpoint_id>/test", views.send_test_event, name="webhook_test"),
+    path("webhooks/<int:endpoint_id>/rotate", views.rotate_secret, name="webhook_rotate"),
     path(
         "webhooks/deliveries/<int:delivery_id>/redeliver",
         views.redeliver,

@@ -8,6 +8,7 @@ next GET of the list, so it is shown exactly once.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -15,6 +16,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -46,11 +48,14 @@ def _render_list(
         )
         .order_by("-created_at", "-id")
     )
+    new_secret = request.session.pop(SESSION_NEW_SECRET, None)
+    if new_secret and new_secret.get("overlap_until"):
+        new_secret["overlap_until"] = datetime.fromisoformat(new_secret["overlap_until"])
     context: dict[str, Any] = {
         "account": account,
         "endpoints": endpoints,
         "form": form,
-        "new_secret": request.session.pop(SESSION_NEW_SECRET, None),
+        "new_secret": new_secret,
     }
     return render(request, "webhooks/list.html", context, status=status)
 
@@ -81,6 +86,32 @@ def add_endpoint(request: HttpRequest, account: Account) -> HttpResponse:
         "endpoint_id": endpoint.pk,
         "url": endpoint.url,
         "secret": secret,
+    }
+    return redirect("webhooks")
+
+
+@require_POST
+@owner_required
+@never_cache
+def rotate_secret(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
+    """A new signing secret, shown once; the old one keeps signing beside it for 24 hours."""
+    endpoint = _endpoint(account, endpoint_id)
+    secret = signing.new_secret()
+    endpoint.rotate_secret(secret, timezone.now())
+    endpoint.save(
+        update_fields=[
+            "secret_encrypted",
+            "previous_secret_encrypted",
+            "previous_secret_expires_at",
+        ]
+    )
+    request.session[SESSION_NEW_SECRET] = {
+        "endpoint_id": endpoint.pk,
+        "url": endpoint.url,
+        "secret": secret,
+        "overlap_until": endpoint.previous_secret_expires_at.isoformat()
+        if endpoint.previous_secret_expires_at
+        else None,
     }
     return redirect("webhooks")
 

@@ -14,6 +14,7 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Locator, Page, expect
+from standardwebhooks.webhooks import Webhook
 
 from accounts.models import Account
 from tests.factories import AccountFactory, UserFactory
@@ -83,7 +84,10 @@ def test_add_see_secret_once_test_event_status_and_redeliver(
         secret.encode(), f"{event_id}.{timestamp}.".encode() + request.body, hashlib.sha256
     )
     assert request.headers["svc-signature"] == f"v1={mac.hexdigest()}"
-    assert json.loads(request.body)["type"] == "webhook.test"
+    body = json.loads(request.body)
+    assert (body["type"], body["test"]) == ("content.update", True)
+    # The Standard Webhooks headers verify with the reference package too.
+    assert Webhook(secret).verify(request.body, request.headers) == body
 
     _reload_until(page, lambda p: p.locator("td.latest-status"), "failed")
     expect(page.locator("td.latest-status")).to_contain_text("HTTP 410")

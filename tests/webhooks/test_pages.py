@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from unittest import mock
 
@@ -146,8 +147,13 @@ def test_send_test_event_queues_a_signed_test_delivery_after_commit(
         response = client.post(f"/webhooks/{endpoint.pk}/test")
     assert response.status_code == 302
     test = WebhookDelivery.objects.get()
-    assert test.event_type == "webhook.test"
+    assert test.event_type == "content.update"
     assert test.event_id.startswith("evt_test_")
+    body = json.loads(bytes(test.body))
+    assert (body["type"], body["test"], body["id"]) == ("content.update", True, test.event_id)
+    assert {"entryId", "sourceId", "updateType", "field", "valueChange", "entry", "source"} <= set(
+        body["data"]
+    )
     enqueue.assert_called_once_with(test.pk)
 
 
