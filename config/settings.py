@@ -212,6 +212,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 60.0},
     "webhooks-expire": {"task": "webhooks.expire", "schedule": crontab(hour=3, minute=17)},
+    "webhooks-health": {"task": "webhooks.health", "schedule": crontab(minute=41)},
 }
 
 # --- Auth and pages ----------------------------------------------------------------------
@@ -230,6 +231,20 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# E-mail to account owners (a webhook Tidemark disabled): printed to the console in
+# development; production sets EMAIL_URL (e.g. smtp+tls://user:password@smtp.example.com:587).
+# Links in e-mails start with APP_BASE_URL.
+APP_BASE_URL: str = env.str("APP_BASE_URL", default="http://127.0.0.1:8000")
+DEFAULT_FROM_EMAIL: str = env.str("DEFAULT_FROM_EMAIL", default="Tidemark <noreply@localhost>")
+_email = env.email_url("EMAIL_URL", default="consolemail://")
+EMAIL_BACKEND: str = _email["EMAIL_BACKEND"]
+EMAIL_HOST: str = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT: int = int(_email.get("EMAIL_PORT") or 25)
+EMAIL_HOST_USER: str = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD: str = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS: bool = bool(_email.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL: bool = bool(_email.get("EMAIL_USE_SSL"))
 
 # --- API ---------------------------------------------------------------------------------
 
@@ -311,6 +326,8 @@ WEBHOOK_LEASE_GRACE_SECONDS: float = env.float("WEBHOOK_LEASE_GRACE_SECONDS", de
 # The sweeper leaves a pending delivery alone until it is this overdue (its countdown
 # message normally arrives first).
 WEBHOOK_SWEEP_GRACE_SECONDS: float = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
+# An endpoint that has failed every delivery for this many days is disabled (docs/webhooks.md).
+WEBHOOK_DISABLE_AFTER_DAYS: int = env.int("WEBHOOK_DISABLE_AFTER_DAYS", default=5)
 # Key that encrypts webhook signing secrets at rest; derived from SECRET_KEY when unset.
 ENCRYPTION_KEY: str = env.str("ENCRYPTION_KEY", default="")
 

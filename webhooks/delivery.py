@@ -26,12 +26,14 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from history.clock import now_ms
-from webhooks import sender, signing
+from webhooks import health, sender, signing
 from webhooks.models import MAX_ATTEMPTS, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 log = logging.getLogger(__name__)
 
 EVENT_TYPE = "content.update"
+GONE = 410  # the receiver says the endpoint is gone for good: it is disabled
+RESPONSE_EXCERPT_BYTES = 2048  # of the receiver's answer, kept on the attempt for the log
 TEST_EVENT_TYPE = "content.update"  # a sample of the real event, marked `"test": true`
 RETRYABLE_STATUSES = frozenset({408, 425, 429})
 # Error classes that are network trouble (retried); anything else without a status is final.
@@ -316,7 +318,7 @@ def _send(delivery: WebhookDelivery) -> _Sent:
     try:
         response = sender.post(delivery.endpoint.url, body, headers)
         status_code = response.status
-        excerpt = response.excerpt[:300].decode("utf-8", "replace")
+        excerpt = response.excerpt[:RESPONSE_EXCERPT_BYTES].decode("utf-8", "replace")
     except sender.UnsafeURL as exc:
         error, detail = "unsafe_url", str(exc)
     except sender.SendError as exc:
@@ -363,6 +365,8 @@ def _conclude(
         log.warning("webhook delivery %s: lease lost before attempt %s", delivery.pk, number)
         return Outcome("stale"), claimed
     status_code = sent.row.status_code
+    if status_code == GONE:
+        health.disable(delivery.endpoint_id, "the receiver answered 410 Gone")
     log.info(
         "webhook delivery %s attempt %s: %s (%s)",
         delivery.pk,

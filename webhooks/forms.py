@@ -2,9 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import urlsplit
+
 from django import forms
 
+from accounts.models import Account
 from webhooks import sender
+from webhooks.models import WebhookEndpoint
+
+
+def check_receiver_url(url: str, account: Account | None) -> str:
+    """The owner page's and the admin's checks of a receiver URL, in words for people:
+    the SSRF rules, a host that resolves, and one endpoint per URL in an account."""
+    url = url.strip()
+    try:
+        sender.check_url(url)
+    except sender.UnsafeURL as exc:
+        raise forms.ValidationError(f"This address cannot receive webhooks: {exc}.") from exc
+    except sender.DNSFailure as exc:
+        host = urlsplit(url).hostname or url
+        raise forms.ValidationError(
+            f"This address does not resolve: no DNS record for {host} could be found."
+        ) from exc
+    if account is not None and WebhookEndpoint.objects.filter(account=account, url=url).exists():
+        raise forms.ValidationError("This address is already registered for your account.")
+    return url
 
 
 class EndpointForm(forms.Form):
@@ -16,12 +39,9 @@ class EndpointForm(forms.Form):
     )
     description = forms.CharField(label="Description", max_length=200, required=False)
 
+    def __init__(self, *args: Any, account: Account | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.account = account
+
     def clean_url(self) -> str:
-        url: str = self.cleaned_data["url"].strip()
-        try:
-            sender.check_url(url)
-        except sender.UnsafeURL as exc:
-            raise forms.ValidationError(f"This address cannot receive webhooks: {exc}.") from exc
-        except sender.DNSFailure as exc:
-            raise forms.ValidationError(f"This address does not resolve: {exc}.") from exc
-        return url
+        return check_receiver_url(self.cleaned_data["url"], self.account)

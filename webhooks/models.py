@@ -28,6 +28,10 @@ class WebhookEndpoint(models.Model):
     previous_secret_encrypted = models.TextField(editable=False, blank=True, default="")
     previous_secret_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Why Tidemark disabled the endpoint (a 410 Gone, or failing every delivery for days);
+    # empty when the owner did, or while it is active.
+    disabled_reason = models.CharField(max_length=300, blank=True, default="")
+    disabled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["account", "active"], name="webhook_account_active")]
@@ -113,6 +117,11 @@ class WebhookDelivery(models.Model):
         return f"{self.event_id} → {self.endpoint_id} ({self.status})"
 
     @property
+    def body_text(self) -> str:
+        """The body as sent, for people (the log page and the admin)."""
+        return bytes(self.body).decode("utf-8", "replace")
+
+    @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
 
@@ -127,7 +136,9 @@ class WebhookAttempt(models.Model):
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     error = models.CharField(max_length=40, blank=True, help_text="error class, e.g. timeout")
     detail = models.CharField(max_length=300, blank=True)
-    response_excerpt = models.CharField(max_length=300, blank=True)
+    response_excerpt = models.CharField(
+        max_length=2048, blank=True, help_text="the first 2 KB of the receiver's answer"
+    )
 
     class Meta:
         ordering = ["number"]

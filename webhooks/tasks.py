@@ -10,7 +10,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from webhooks import delivery
+from webhooks import delivery, health
 
 log = logging.getLogger(__name__)
 
@@ -134,3 +134,9 @@ def expire() -> int:
     deleted = delivery.expire_finished()
     log.info("webhooks expiry: deleted %d finished deliveries", deleted)
     return deleted
+
+
+@shared_task(name="webhooks.health", acks_late=True, soft_time_limit=300, time_limit=360)
+def health_check() -> int:
+    """Disable endpoints that have failed every delivery for days (webhooks.health)."""
+    return len(health.disable_failing())

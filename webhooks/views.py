@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -64,14 +64,14 @@ def _render_list(
 @owner_required
 @never_cache  # the page may carry a freshly created secret
 def endpoint_list(request: HttpRequest, account: Account) -> HttpResponse:
-    return _render_list(request, account, EndpointForm())
+    return _render_list(request, account, EndpointForm(account=account))
 
 
 @require_POST
 @owner_required
 @never_cache
 def add_endpoint(request: HttpRequest, account: Account) -> HttpResponse:
-    form = EndpointForm(request.POST)
+    form = EndpointForm(request.POST, account=account)
     if not form.is_valid():
         return _render_list(request, account, form, status=400)
     secret = signing.new_secret()
@@ -122,7 +122,6 @@ def endpoint_log(request: HttpRequest, account: Account, endpoint_id: int) -> Ht
     endpoint = _endpoint(account, endpoint_id)
     deliveries = (
         WebhookDelivery.objects.filter(endpoint=endpoint)
-        .defer("body")
         .order_by("-created_at", "-id")
         .prefetch_related("attempts")[:LOG_SIZE]
     )
@@ -134,7 +133,10 @@ def _set_active(
     request: HttpRequest, account: Account, endpoint_id: int, active: bool
 ) -> HttpResponse:
     endpoint = _endpoint(account, endpoint_id)
-    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=active)
+    # The owner's choice either way: a reason Tidemark gave for disabling it no longer holds.
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
+        active=active, disabled_reason="", disabled_at=None
+    )
     word = "enabled" if active else "disabled"
     messages.success(request, f"Webhook {endpoint.url} {word}.")
     return redirect("webhooks")
@@ -152,14 +154,20 @@ def enable_endpoint(request: HttpRequest, account: Account, endpoint_id: int) ->
     return _set_active(request, account, endpoint_id, True)
 
 
-@require_POST
 @owner_required
 def delete_endpoint(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
+    """GET asks for confirmation, saying what goes with the endpoint; POST deletes."""
     endpoint = _endpoint(account, endpoint_id)
-    url = endpoint.url
-    endpoint.delete()
-    messages.success(request, f"Webhook {url} deleted.")
-    return redirect("webhooks")
+    if request.method == "POST":
+        url = endpoint.url
+        endpoint.delete()
+        messages.success(request, f"Webhook {url} deleted.")
+        return redirect("webhooks")
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    deliveries = WebhookDelivery.objects.filter(endpoint=endpoint).count()
+    context = {"account": account, "endpoint": endpoint, "deliveries": deliveries}
+    return render(request, "webhooks/delete.html", context)
 
 
 @require_POST
