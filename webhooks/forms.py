@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from django import forms
 
 from accounts.models import Account
+from history.models import Source
 from webhooks import sender
 from webhooks.models import WebhookEndpoint
 
@@ -45,3 +46,40 @@ class EndpointForm(forms.Form):
 
     def clean_url(self) -> str:
         return check_receiver_url(self.cleaned_data["url"], self.account)
+
+
+class FiltersForm(forms.Form):
+    """Which events an endpoint receives."""
+
+    min_importance = forms.ChoiceField(
+        label="Least importance sent",
+        required=False,
+        choices=[
+            ("", "Everything"),
+            ("minor", "Minor and above"),
+            ("material", "Material and above"),
+            ("critical", "Critical only"),
+        ],
+        help_text="An update without importance counts as material.",
+    )
+    sources = forms.ModelMultipleChoiceField(
+        label="Sources",
+        queryset=Source.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="None chosen: events of every source.",
+    )
+
+    def __init__(self, *args: Any, account: Account, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["sources"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = Source.objects.filter(account=account).order_by("name", "url")
+
+
+class ReplayForm(forms.Form):
+    since = forms.DateTimeField(
+        label="Replay events recorded since (UTC)",
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )

@@ -9,10 +9,12 @@ from django.db import models
 from django.db.models import Q
 
 from accounts.models import Account
+from history.models import Importance, Source
 from webhooks import crypto
 
 MAX_ATTEMPTS = 5  # spec "Delivery rules": at most five attempts in total
 ROTATION_OVERLAP = timedelta(hours=24)  # a rotated-out secret keeps signing this long
+IMPORTANCE_RANK: dict[str, int] = {"minor": 0, "material": 1, "critical": 2}
 
 
 class WebhookEndpoint(models.Model):
@@ -32,6 +34,13 @@ class WebhookEndpoint(models.Model):
     # empty when the owner did, or while it is active.
     disabled_reason = models.CharField(max_length=300, blank=True, default="")
     disabled_at = models.DateTimeField(null=True, blank=True)
+    # Event filters: the least importance sent (an update without one counts as material,
+    # as the API's filter counts it; blank sends everything), and the sources whose events
+    # are sent (none chosen: every source). Filtered events create no delivery.
+    min_importance = models.CharField(
+        max_length=8, choices=Importance.choices, blank=True, default=""
+    )
+    sources = models.ManyToManyField(Source, blank=True, related_name="+")
 
     class Meta:
         indexes = [models.Index(fields=["account", "active"], name="webhook_account_active")]
@@ -46,6 +55,16 @@ class WebhookEndpoint(models.Model):
     @secret.setter
     def secret(self, plaintext: str) -> None:
         self.secret_encrypted = crypto.encrypt(plaintext)
+
+    def wants(self, importance: str | None, source_id: int, source_ids: set[int]) -> bool:
+        """Whether an update passes this endpoint's filters (`source_ids`: its chosen
+        sources, loaded once for many updates)."""
+        if source_ids and source_id not in source_ids:
+            return False
+        if not self.min_importance:
+            return True
+        rank = IMPORTANCE_RANK[importance or Importance.MATERIAL]
+        return rank >= IMPORTANCE_RANK[self.min_importance]
 
     def overlapping_secret(self, now: datetime) -> str | None:
         """The rotated-out secret while its overlap lasts, else None."""

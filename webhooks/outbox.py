@@ -10,13 +10,16 @@ rows are still there and the beat sweeper sends them later.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
+from history import ids
 from webhooks.delivery import EVENT_TYPE, envelope
-from webhooks.models import WebhookDelivery, WebhookEndpoint
+from webhooks.models import MAX_ATTEMPTS, WebhookDelivery, WebhookEndpoint
 
 log = logging.getLogger(__name__)
 
@@ -29,42 +32,73 @@ def on_updates_recorded(sender: Any, *, account_id: int, update_ids: list[int], 
 
 
 def write_deliveries(*, account_id: int, update_ids: list[int]) -> list[list[int]]:
-    """Create the delivery rows for these updates; return their ids, one list per endpoint."""
+    """Create the delivery rows for these updates, each endpoint's filters applied; return
+    their ids, one list per endpoint that gets any."""
     if not update_ids:
         return []
-    endpoint_ids = list(
-        WebhookEndpoint.objects.filter(account_id=account_id, active=True).values_list(
-            "pk", flat=True
+    endpoints = list(
+        WebhookEndpoint.objects.filter(account_id=account_id, active=True).only(
+            "pk", "min_importance"
         )
     )
-    if not endpoint_ids:
+    if not endpoints:
         return []
     # The payload's `data` is exactly what the feed serves for the update (both forms of
     # parent context), so a receiver can share its parsing code with a poller.
     from history.selectors import feed_updates_by_ids
 
     items = feed_updates_by_ids(account_id, update_ids)
-    bodies = [(item["id"], envelope(item["id"], EVENT_TYPE, item["at"], item)) for item in items]
-    if not bodies:
+    return _create(endpoints, items, timezone.now())
+
+
+def _create(
+    endpoints: list[WebhookEndpoint], items: list[dict[str, Any]], now: datetime
+) -> list[list[int]]:
+    """One pending delivery per endpoint and feed item that passes the endpoint's filters."""
+    if not items:
         return []
-    now = timezone.now()
-    rows = [
-        WebhookDelivery(
-            endpoint_id=endpoint_id,
-            event_id=event_id,
-            event_type=EVENT_TYPE,
-            body=body,
-            next_attempt_at=now,
-        )
-        for endpoint_id in endpoint_ids
-        for event_id, body in bodies
-    ]
-    created = WebhookDelivery.objects.bulk_create(rows)
-    per_endpoint = len(bodies)
-    return [
-        [row.pk for row in created[start : start + per_endpoint]]
-        for start in range(0, len(created), per_endpoint)
-    ]
+    bodies = [(item, envelope(item["id"], EVENT_TYPE, item["at"], item)) for item in items]
+    chosen = source_filters([e.pk for e in endpoints])
+    planned: list[list[WebhookDelivery]] = []
+    for endpoint in endpoints:
+        sources = chosen.get(endpoint.pk, set())
+        rows = [
+            WebhookDelivery(
+                endpoint_id=endpoint.pk,
+                event_id=item["id"],
+                event_type=EVENT_TYPE,
+                body=body,
+                next_attempt_at=now,
+            )
+            for item, body in bodies
+            if not (sources or endpoint.min_importance)
+            or endpoint.wants(item.get("importance"), _source_pk(item), sources)
+        ]
+        if rows:
+            planned.append(rows)
+    created = WebhookDelivery.objects.bulk_create([row for rows in planned for row in rows])
+    out: list[list[int]] = []
+    start = 0
+    for rows in planned:
+        out.append([row.pk for row in created[start : start + len(rows)]])
+        start += len(rows)
+    return out
+
+
+def source_filters(endpoint_ids: list[int]) -> dict[int, set[int]]:
+    """The chosen sources of each endpoint that has any, in one query."""
+    through = WebhookEndpoint.sources.through
+    chosen: dict[int, set[int]] = {}
+    pairs = through.objects.filter(webhookendpoint_id__in=endpoint_ids).values_list(
+        "webhookendpoint_id", "source_id"
+    )
+    for endpoint_id, source_id in pairs:
+        chosen.setdefault(endpoint_id, set()).add(source_id)
+    return chosen
+
+
+def _source_pk(item: dict[str, Any]) -> int:
+    return ids.decode(ids.SOURCE, item["sourceId"]) or 0
 
 
 def enqueue_all(by_endpoint: list[list[int]]) -> None:
@@ -77,3 +111,45 @@ def enqueue_all(by_endpoint: list[list[int]]) -> None:
             "webhooks: broker unavailable, %d deliveries left for the sweeper",
             sum(len(ids) for ids in by_endpoint),
         )
+
+
+REPLAY_LIMIT = 10_000  # events one replay sends at most (the oldest first)
+
+
+def replay(endpoint: WebhookEndpoint, since_ms: int) -> tuple[list[int], int]:
+    """Send every event of the endpoint's account recorded at or after `since_ms` again,
+    its filters applied, once each: a finished delivery of the event starts a new series
+    of up to five attempts (same event id, the automatic series untouched), a missing one
+    is created, one still in flight is left to finish. Returns the delivery ids to enqueue
+    and how many events the replay covers."""
+    from history.models import Update
+    from history.selectors import feed_updates_by_ids
+
+    update_ids = list(
+        Update.objects.filter(account_id=endpoint.account_id, at__gte=since_ms)
+        .order_by("at", "id")
+        .values_list("pk", flat=True)[:REPLAY_LIMIT]
+    )
+    items = feed_updates_by_ids(endpoint.account_id, update_ids)
+    sources = source_filters([endpoint.pk]).get(endpoint.pk, set())
+    items = [i for i in items if endpoint.wants(i.get("importance"), _source_pk(i), sources)]
+    now = timezone.now()
+    existing = dict(
+        WebhookDelivery.objects.filter(
+            endpoint=endpoint, event_id__in=[i["id"] for i in items]
+        ).values_list("event_id", "pk")
+    )
+    restart = WebhookDelivery.objects.filter(
+        pk__in=existing.values(),
+        status__in=[WebhookDelivery.Status.SUCCEEDED, WebhookDelivery.Status.FAILED],
+    )
+    restarted = list(restart.values_list("pk", flat=True))
+    restart.update(
+        status=WebhookDelivery.Status.PENDING,
+        max_attempts=F("attempt_count") + MAX_ATTEMPTS,
+        next_attempt_at=now,
+        finished_at=None,
+    )
+    missing = [i for i in items if i["id"] not in existing]
+    created = [pk for rows in _create([endpoint], missing, now) for pk in rows]
+    return restarted + created, len(items)

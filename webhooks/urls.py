@@ -13,6 +13,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("webhooks/<int:endpoint_id>/delete", views.delete_endpoint, name="webhook_delete"),
     path("webhooks/<int:endpoint_id>/test", views.send_test_event, name="webhook_test"),
     path("webhooks/<int:endpoint_id>/rotate", views.rotate_secret, name="webhook_rotate"),
+    path("webhooks/<int:endpoint_id>/filters", views.set_filters, name="webhook_filters"),
+    path("webhooks/<int:endpoint_id>/replay", views.replay_events, name="webhook_replay"),
     path(
         "webhooks/deliveries/<int:delivery_id>/redeliver",
         views.redeliver,

@@ -8,7 +8,7 @@ next GET of the list, so it is shown exactly once.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib import messages
@@ -22,8 +22,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.decorators import owner_required
 from accounts.models import Account
-from webhooks import delivery, signing, tasks
-from webhooks.forms import EndpointForm
+from webhooks import delivery, outbox, signing, tasks
+from webhooks.forms import EndpointForm, FiltersForm, ReplayForm
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 SESSION_NEW_SECRET = "webhooks_new_secret"
@@ -125,8 +125,54 @@ def endpoint_log(request: HttpRequest, account: Account, endpoint_id: int) -> Ht
         .order_by("-created_at", "-id")
         .prefetch_related("attempts")[:LOG_SIZE]
     )
-    context = {"account": account, "endpoint": endpoint, "deliveries": deliveries}
+    initial = {"min_importance": endpoint.min_importance, "sources": endpoint.sources.all()}
+    context = {
+        "account": account,
+        "endpoint": endpoint,
+        "deliveries": deliveries,
+        "filters": FiltersForm(initial=initial, account=account),
+        "replay": ReplayForm(),
+        "replay_limit": outbox.REPLAY_LIMIT,
+    }
     return render(request, "webhooks/log.html", context)
+
+
+@require_POST
+@owner_required
+def set_filters(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
+    endpoint = _endpoint(account, endpoint_id)
+    form = FiltersForm(request.POST, account=account)
+    if not form.is_valid():
+        messages.error(request, "Those filters could not be saved: " + form.errors.as_text())
+        return redirect("webhook_log", endpoint_id=endpoint.pk)
+    with transaction.atomic():
+        endpoint.min_importance = form.cleaned_data["min_importance"]
+        endpoint.save(update_fields=["min_importance"])
+        endpoint.sources.set(form.cleaned_data["sources"])
+    messages.success(request, "Event filters saved; they apply to events recorded from now on.")
+    return redirect("webhook_log", endpoint_id=endpoint.pk)
+
+
+@require_POST
+@owner_required
+def replay_events(request: HttpRequest, account: Account, endpoint_id: int) -> HttpResponse:
+    endpoint = _endpoint(account, endpoint_id)
+    form = ReplayForm(request.POST)
+    if not endpoint.active:
+        messages.error(request, "Enable the webhook before replaying events.")
+    elif not form.is_valid():
+        messages.error(request, "Give the time to replay from, e.g. 2026-11-20 08:00 (UTC).")
+    else:
+        since = form.cleaned_data["since"]
+        since_ms = int(since.replace(tzinfo=since.tzinfo or UTC).timestamp() * 1000)
+        with transaction.atomic():
+            queued, events = outbox.replay(endpoint, since_ms)
+            if queued:
+                transaction.on_commit(lambda: outbox.enqueue_all([queued]))
+        messages.success(
+            request, f"{events} event(s) since {since:%Y-%m-%d %H:%M} UTC queued for replay."
+        )
+    return redirect("webhook_log", endpoint_id=endpoint.pk)
 
 
 def _set_active(
