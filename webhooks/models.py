@@ -136,6 +136,10 @@ class WebhookDelivery(models.Model):
         return f"{self.event_id} → {self.endpoint_id} ({self.status})"
 
     @property
+    def error_text(self) -> str:
+        return error_words(self.last_error)
+
+    @property
     def body_text(self) -> str:
         """The body as sent, for people (the log page and the admin)."""
         return bytes(self.body).decode("utf-8", "replace")
@@ -143,6 +147,25 @@ class WebhookDelivery(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
+
+
+# What an attempt's error class means, in words for the owner's log (the raw detail stays in
+# the admin, for staff).
+ERROR_WORDS = {
+    "timeout": "the receiver did not answer in time",
+    "connection_refused": "the receiver refused the connection",
+    "connection_error": "the connection to the receiver failed",
+    "tls_error": "the receiver's TLS certificate or handshake was not accepted",
+    "dns_error": "the receiver's host name did not resolve",
+    "unsafe_url": "the receiver's address is no longer allowed (a private or unsafe address)",
+    "interrupted": "the attempt was interrupted (the worker stopped) and is retried",
+}
+
+
+def error_words(error: str) -> str:
+    """The owner-facing words for an error class (or a `class: detail` string)."""
+    kind = error.split(":", 1)[0].strip()
+    return ERROR_WORDS.get(kind, "the delivery could not be completed") if kind else ""
 
 
 class WebhookAttempt(models.Model):
@@ -167,3 +190,7 @@ class WebhookAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number} {self.status_code or self.error}"
+
+    @property
+    def error_text(self) -> str:
+        return error_words(self.error)

@@ -50,7 +50,7 @@ def test_add_see_secret_once_test_event_status_and_redeliver(
     base = str(live_server)
     user = cast(User, UserFactory(username="hooks@example.com"))
     account = cast(Account, AccountFactory(slug="hooks", owner=user))
-    rec = receiver(410, 200)  # the test event is refused once, then accepted
+    rec = receiver(418, 200)  # the test event is refused once, then accepted
 
     page.goto(f"{base}/webhooks")
     page.get_by_label("Username").fill("hooks@example.com")
@@ -90,12 +90,12 @@ def test_add_see_secret_once_test_event_status_and_redeliver(
     assert Webhook(secret).verify(request.body, request.headers) == body
 
     _reload_until(page, lambda p: p.locator("td.latest-status"), "failed")
-    expect(page.locator("td.latest-status")).to_contain_text("HTTP 410")
+    expect(page.locator("td.latest-status")).to_contain_text("HTTP 418")
     expect(page.locator("td.latest-attempts")).to_have_text("1")
     page.screenshot(path=str(shots / "02-failed.png"), full_page=True)
 
     # The delivery log shows the attempt; redeliver it and watch it succeed.
-    page.get_by_role("link", name=rec.url).click()
+    page.get_by_role("link", name=rec.url, exact=True).click()
     expect(page.get_by_role("heading", name="Deliveries to")).to_be_visible()
     expect(page.locator("ol.attempts")).to_contain_text("Attempt 1")
     page.get_by_role("button", name="Redeliver").click()
@@ -116,6 +116,9 @@ def test_add_see_secret_once_test_event_status_and_redeliver(
     expect(page.locator("tr[data-endpoint-id]")).to_contain_text("Disabled")
     page.get_by_role("button", name="Enable").click()
     expect(page.locator("tr[data-endpoint-id]")).to_contain_text("Active")
-    page.get_by_role("button", name="Delete").click()
+    page.get_by_role("link", name="Delete").click()
+    expect(page.get_by_text("What is deleted")).to_be_visible()
+    assert WebhookEndpoint.objects.exists()  # nothing goes before the confirmation
+    page.get_by_role("button", name="Delete webhook").click()
     expect(page.get_by_text("No webhooks yet.")).to_be_visible()
     assert not WebhookEndpoint.objects.exists()

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.webhooks.support import make_account
+from webhooks import signing
 from webhooks.models import WebhookEndpoint
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +39,11 @@ def test_it_registers_and_prints_the_secret_alone_on_the_last_line(
         "https://hooks.example.com/in",
         "CRM",
     )
+    # A Standard Webhooks secret, and one endpoint per URL in an account.
+    assert signing.standard_key(last) is not None
+    with pytest.raises(CommandError, match=f"already webhook {endpoint.pk} of acme"):
+        call_command("addwebhook", "acme", "https://hooks.example.com/in", stdout=StringIO())
+    assert WebhookEndpoint.objects.count() == 1
 
 
 @pytest.mark.django_db

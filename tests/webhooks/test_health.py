@@ -221,3 +221,19 @@ def test_the_admin_checks_a_new_endpoints_url_and_shows_its_secret_once(
     endpoint = WebhookEndpoint.objects.get()
     assert endpoint.secret.startswith("whsec_")
     assert endpoint.secret in added.content.decode()
+
+
+def test_the_log_words_errors_for_people_not_python(client: Client, owner: Any) -> None:
+    endpoint, _ = add_endpoint(owner, "https://hooks.example.com/in")
+    row = pending_delivery(
+        endpoint, status="failed", last_error="connection_refused: [Errno 111] Connection refused"
+    )
+    row.attempts.create(
+        number=1, started_at=timezone.now(), error="connection_refused",
+        detail="[Errno 111] Connection refused",
+    )  # fmt: skip
+
+    page = client.get(f"/webhooks/{endpoint.pk}").content.decode()
+
+    assert "the receiver refused the connection" in page
+    assert "Errno" not in page

@@ -34,6 +34,9 @@ class Command(BaseCommand):
             raise CommandError(f"refusing unsafe webhook URL {url}: {exc}") from exc
         except sender.DNSFailure as exc:
             raise CommandError(f"webhook URL does not resolve: {exc}") from exc
+        existing = WebhookEndpoint.objects.filter(account=account, url=url).first()
+        if existing is not None:
+            raise CommandError(f"{url} is already webhook {existing.pk} of {account.slug}")
         secret = signing.new_secret()
         endpoint = WebhookEndpoint(account=account, url=url, description=options["description"])
         endpoint.secret = secret
