@@ -77,25 +77,32 @@ class KeysetPage:
     def from_request(cls, request: Request, endpoint: str, *filters: Any) -> KeysetPage:
         """Parse `limit` and `cursor`; the binding covers account, endpoint and filters."""
         account_id = request.auth.account_id  # type: ignore[union-attr]
+        query = request.query_params
+        return cls.make(account_id, endpoint, query.get("limit"), query.get("cursor"), *filters)
+
+    @classmethod
+    def make(
+        cls, account_id: int, endpoint: str, limit: str | None, cursor: str | None, *filters: Any
+    ) -> KeysetPage:
+        """The page from raw `limit` and `cursor` values (the MCP tools' path)."""
         binding = "|".join(
             [str(account_id), endpoint, *("" if f is None else str(f) for f in filters)]
         )
-        size = params.limit(request)
-        raw = request.query_params.get("cursor")
-        after = None if raw is None else decode_cursor(binding, raw)
-        return cls(binding=binding, limit=size, after=after)
+        after = None if cursor is None else decode_cursor(binding, cursor)
+        return cls(binding=binding, limit=params.parse_limit(limit), after=after)
 
-    def respond(self, items: Sequence[tuple[SortKey, dict[str, Any]]]) -> Response:
+    def page(self, items: Sequence[tuple[SortKey, dict[str, Any]]]) -> dict[str, Any]:
         """`{data, pagination}` from up to limit + 1 items; the extra one means hasMore."""
         has_more = len(items) > self.limit
         shown = items[: self.limit]
         next_cursor = encode_cursor(self.binding, shown[-1][0]) if has_more else None
-        return Response(
-            {
-                "data": _data(shown),
-                "pagination": {"nextCursor": next_cursor, "hasMore": has_more},
-            }
-        )
+        return {
+            "data": _data(shown),
+            "pagination": {"nextCursor": next_cursor, "hasMore": has_more},
+        }
+
+    def respond(self, items: Sequence[tuple[SortKey, dict[str, Any]]]) -> Response:
+        return Response(self.page(items))
 
 
 def _data(items: Iterable[tuple[SortKey, dict[str, Any]]]) -> list[dict[str, Any]]:

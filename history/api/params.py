@@ -24,8 +24,11 @@ _MAX_MS = (1 << 63) - 1  # the BIGINT range of the `at` columns
 
 
 def limit(request: Request) -> int:
+    return parse_limit(request.query_params.get("limit"))
+
+
+def parse_limit(raw: str | None) -> int:
     """`limit`: default 25; a non-integer answers 400; any integer is clamped to 1..100."""
-    raw = request.query_params.get("limit")
     if raw is None:
         return DEFAULT_LIMIT
     if not _INTEGER.fullmatch(raw):
@@ -37,8 +40,11 @@ def limit(request: Request) -> int:
 
 
 def since(request: Request) -> int | None:
+    return parse_since(request.query_params.get("since"))
+
+
+def parse_since(raw: str | None) -> int | None:
     """`since`: digits are epoch ms; else an ISO-8601 instant with an offset or `Z`."""
-    raw = request.query_params.get("since")
     if raw is None:
         return None
     if _DIGITS.fullmatch(raw):
@@ -67,7 +73,12 @@ def choice(
     request: Request, name: str, allowed: tuple[str, ...], default: str | None
 ) -> str | None:
     """A parameter restricted to `allowed`; anything else answers 400."""
-    raw = request.query_params.get(name)
+    return parse_choice(request.query_params.get(name), name, allowed, default)
+
+
+def parse_choice(
+    raw: str | None, name: str, allowed: tuple[str, ...], default: str | None
+) -> str | None:
     if raw is None:
         return default
     if raw not in allowed:
@@ -80,8 +91,11 @@ def importance(request: Request) -> str | None:
 
 
 def field(request: Request) -> str | None:
+    return parse_field(request.query_params.get("field"))
+
+
+def parse_field(raw: str | None) -> str | None:
     """`field`: a non-empty field name (`price`, `title` or a tracked attribute)."""
-    raw = request.query_params.get("field")
     if raw is None:
         return None
     if not raw or len(raw) > 200:

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, cast
 
-from django.core.files.storage import default_storage
 from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
@@ -22,10 +21,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from accounts.throttling import ApiKeyRateThrottle
-from history import ids, selectors, signing
-from history.api import params, schema
+from history import signing
+from history.api import reads, schema
 from history.api.errors import ALLOWED_METHODS
-from history.api.pagination import KeysetPage
 
 # Statuses that passed the rate limiter and so carry its headers (spec: Limits, rule 1).
 COUNTED_STATUSES = frozenset({200, 302, 400, 404, 429})
@@ -103,73 +101,47 @@ def _break_cycles(view: ReadViewSet, request: Request, response: HttpResponseBas
     view.__dict__.clear()
 
 
+def _query(request: Request, *names: str) -> dict[str, str | None]:
+    return {name: request.query_params.get(name) for name in names}
+
+
 class SourceViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_SOURCES)
     def list(self, request: Request) -> Response:
-        page = KeysetPage.from_request(request, "sources")
-        return page.respond(selectors.sources_page(_account(request), page.after, page.limit))
+        return Response(reads.sources(_account(request), **_query(request, "limit", "cursor")))
 
 
 class SourceEntryViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_SOURCE_ENTRIES)
     def list(self, request: Request, id: str) -> Response:
-        source_id = params.object_id(ids.SOURCE, id, "source")
-        page = KeysetPage.from_request(request, "entries", source_id)
-        if not selectors.source_exists(_account(request), source_id):
-            raise NotFound(f"No source with id {id!r}.")
-        items = selectors.entries_page(_account(request), source_id, page.after, page.limit)
-        return page.respond(items)
+        query = _query(request, "limit", "cursor")
+        return Response(reads.source_entries(_account(request), id, **query))
 
 
 class FeedViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_UPDATES)
     def list(self, request: Request) -> Response:
-        since = params.since(request)
-        importance = params.importance(request)
-        page = KeysetPage.from_request(request, "feed", since, importance)
-        items = selectors.feed_page(
-            _account(request),
-            since=since,
-            importance=importance,
-            after=page.after,
-            limit=page.limit,
-        )
-        return page.respond(items)
+        query = _query(request, "since", "importance", "limit", "cursor")
+        return Response(reads.updates(_account(request), **query))
 
 
 class EntryUpdateViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_ENTRY_UPDATES)
     def list(self, request: Request, id: str) -> Response:
-        entry_id = params.object_id(ids.ENTRY, id, "entry")
-        field = params.field(request)
-        importance = params.importance(request)
-        page = KeysetPage.from_request(request, "updates", entry_id, field, importance)
-        if not selectors.entry_exists(_account(request), entry_id):
-            raise NotFound(f"No entry with id {id!r}.")
-        items = selectors.entry_updates_page(
-            _account(request),
-            entry_id,
-            field=field,
-            importance=importance,
-            after=page.after,
-            limit=page.limit,
-        )
-        return page.respond(items)
+        query = _query(request, "field", "importance", "limit", "cursor")
+        return Response(reads.entry_updates(_account(request), id, **query))
 
 
 class EntryChangeViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_ENTRY_CHANGES)
     def list(self, request: Request, id: str) -> Response:
-        entry_id = params.object_id(ids.ENTRY, id, "entry")
-        page = KeysetPage.from_request(request, "changes", entry_id)
-        if not selectors.entry_exists(_account(request), entry_id):
-            raise NotFound(f"No entry with id {id!r}.")
-        cards = selectors.cards_page(_account(request), entry_id, page.after, page.limit)
-        urls = signing.blocks_urls(request, [c.change_id for c in cards if c.has_blocks])
-        for card in cards:
-            if card.has_blocks:
-                card.data["blocksUrl"] = urls[card.change_id]
-        return page.respond([((c.data["at"], c.change_id), c.data) for c in cards])
+        page = reads.entry_changes(
+            _account(request),
+            id,
+            blocks_urls=partial(signing.blocks_urls, request),
+            **_query(request, "limit", "cursor"),
+        )
+        return Response(page)
 
 
 _MEDIA_TYPES = {
@@ -181,28 +153,15 @@ _MEDIA_TYPES = {
 class SnapshotViewSet(ReadViewSet):
     @extend_schema(**schema.GET_SNAPSHOT)
     def retrieve(self, request: Request, id: str) -> HttpResponse:
-        state = params.choice(request, "state", params.STATES, "current")
-        fmt = params.choice(request, "format", params.FORMATS, "markdown")
-        change_id = params.object_id(ids.CHANGE, id, "change")
-        found, snapshot = selectors.change_snapshot(_account(request), change_id, str(state))
-        if not found:
-            raise NotFound(f"No change with id {id!r}.")
-        if snapshot is None:
-            raise NotFound(f"No {state} snapshot is kept for this change.")
-        name = getattr(snapshot, f"{fmt}_name")
-        if name is None:
-            raise NotFound(f"The {state} snapshot has no {fmt}.")
-        if fmt == "screenshot":
+        state, fmt = request.query_params.get("state"), request.query_params.get("format")
+        name = reads.snapshot_name(_account(request), id, state=state, fmt=fmt)
+        if (fmt or "markdown") == "screenshot":
             response = HttpResponse(status=302)
             response["Location"] = signing.screenshot_url(request, name)
             del response["Content-Type"]
             return response
-        try:
-            with default_storage.open(name, "rb") as handle:
-                body = handle.read()
-        except (FileNotFoundError, OSError) as exc:
-            raise NotFound(f"The {state} snapshot has no {fmt}.") from exc
-        return HttpResponse(body, content_type=_MEDIA_TYPES[str(fmt)])
+        body = reads.snapshot_bytes(name, state=state, fmt=fmt)
+        return HttpResponse(body, content_type=_MEDIA_TYPES[fmt or "markdown"])
 
 
 class OpenApiViewSet(ReadViewSet):
