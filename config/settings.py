@@ -248,6 +248,12 @@ EMAIL_USE_SSL: bool = bool(_email.get("EMAIL_USE_SSL"))
 
 # --- API ---------------------------------------------------------------------------------
 
+# The MCP server (its own process, `uvicorn mcpserver.asgi:app`): where it listens, and its
+# canonical resource URL (RFC 8707/9728), which OAuth tokens would be bound to.
+MCP_HOST: str = env.str("MCP_HOST", default="127.0.0.1")
+MCP_PORT: int = env.int("MCP_PORT", default=8001)
+MCP_RESOURCE_URL: str = env.str("MCP_RESOURCE_URL", default=f"http://127.0.0.1:{MCP_PORT}/mcp")
+
 API_KEY_PREFIX = f"{BRAND}_mcp_"
 OAUTH_TOKEN_PREFIX = f"{BRAND}_oat_"
 API_SCOPES = ("read", "mcp")

@@ -56,7 +56,16 @@ def screenshot_url(request: HttpRequest, storage_name: str) -> str:
 
 def blocks_urls(request: HttpRequest, change_ids: Iterable[int]) -> dict[int, str]:
     """Signed block-diff URLs for the given changes; the URL prefix and signer built once."""
-    prefix, signer = _blob_prefix(request), _signer()
+    return _blocks_urls(_blob_prefix(request), change_ids)
+
+
+def blocks_urls_for(base_url: str, change_ids: Iterable[int]) -> dict[int, str]:
+    """The same, on the app's configured address (for callers without a request: MCP)."""
+    return _blocks_urls(base_url.rstrip("/") + _blob_path("/"), change_ids)
+
+
+def _blocks_urls(prefix: str, change_ids: Iterable[int]) -> dict[int, str]:
+    signer = _signer()
     return {pk: prefix + sign(BLOCKS, str(pk), signer) for pk in change_ids}
 
 

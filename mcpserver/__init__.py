@@ -1,0 +1,1 @@
+"""The MCP server: AI agents read the same history as /v1, with the same personal keys."""

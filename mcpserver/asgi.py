@@ -1,0 +1,35 @@
+"""ASGI entry of the MCP server process: `uvicorn mcpserver.asgi:app` (Procfile `mcp`)."""
+
+from __future__ import annotations
+
+import os
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from mcp.server.auth.routes import create_protected_resource_routes  # noqa: E402
+from pydantic import AnyHttpUrl  # noqa: E402
+from starlette.routing import Route  # noqa: E402
+
+from mcpserver.server import build  # noqa: E402
+
+# Stateless JSON answers: any MCP process can serve any call, so they scale out like web.
+app = build().streamable_http_app(
+    streamable_http_path="/mcp",
+    stateless_http=True,
+    json_response=True,
+    host=settings.MCP_HOST,
+)
+# The SDK serves the RFC 9728 metadata at the path ending in the resource's (`/mcp`); it is
+# also served at the bare well-known path, where clients that ignore the path look.
+_metadata = create_protected_resource_routes(
+    resource_url=AnyHttpUrl(settings.MCP_RESOURCE_URL),
+    authorization_servers=[AnyHttpUrl(settings.APP_BASE_URL)],
+    scopes_supported=["mcp"],
+)[0]
+app.router.routes.append(
+    Route("/.well-known/oauth-protected-resource", _metadata.endpoint, methods=["GET", "OPTIONS"])
+)
