@@ -18,7 +18,7 @@ class KeyCreateForm(forms.Form):
     )
     scopes = forms.MultipleChoiceField(
         choices=SCOPE_CHOICES,
-        initial=["read"],
+        initial=["read", "mcp"],
         widget=forms.CheckboxSelectMultiple,
         help_text="Pick at least one.",
         error_messages={"required": "Choose at least one scope."},

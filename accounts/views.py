@@ -42,6 +42,7 @@ def _render_page(
         "new_key": new_key,
         "origin": _origin(request),
         "key_prefix": settings.API_KEY_PREFIX,
+        "mcp_url": settings.MCP_RESOURCE_URL,
     }
     return render(request, "accounts/connect_agent.html", context, status=status)
 
@@ -65,7 +66,12 @@ def create_key(request: HttpRequest, account: Account) -> HttpResponse:
     row, plaintext = mint_key(
         account=account, name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"]
     )
-    request.session[SESSION_NEW_KEY] = {"id": row.pk, "name": row.name, "plaintext": plaintext}
+    request.session[SESSION_NEW_KEY] = {
+        "id": row.pk,
+        "name": row.name,
+        "plaintext": plaintext,
+        "scopes": list(row.scopes),
+    }
     return redirect("connect_agent")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from django.contrib.auth.models import User
@@ -185,3 +185,16 @@ def test_form_errors_are_tied_to_their_fields(owner_client: Client) -> None:
     assert 'aria-describedby="id_name_helptext id_name_error"' in body
     assert '<div id="id_name_error"><p class="field-error">This field is required.</p>' in body
     assert '<div id="id_scopes_error">' in body
+
+
+def test_a_new_key_carries_read_and_mcp_by_default_and_shows_the_mcp_configuration(
+    owner_client: Client, settings: Any
+) -> None:
+    page = owner_client.get("/connect-agent")
+    assert page.context["form"].fields["scopes"].initial == ["read", "mcp"]
+
+    _create(owner_client, "agent", ["read", "mcp"])
+    shown = owner_client.get("/connect-agent").content.decode()
+
+    assert f'"url": "{settings.MCP_RESOURCE_URL}"' in shown
+    assert '"Authorization": "Bearer svc_mcp_' in shown

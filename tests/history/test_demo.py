@@ -75,6 +75,6 @@ def test_demo_is_idempotent_and_mints_a_fresh_key_each_run(tmp_storage):
     assert old_key != new_key
     assert ApiKey.objects.get(digest=digest(old_key)).revoked_at is not None
     fresh = ApiKey.objects.get(digest=digest(new_key))
-    assert (fresh.revoked_at, fresh.name, fresh.scopes) == (None, "demo", ["read"])
+    assert (fresh.revoked_at, fresh.name, fresh.scopes) == (None, "demo", ["mcp", "read"])
     assert "already present" in second
     assert "curl -H" in second

@@ -412,7 +412,7 @@ class Command(BaseCommand):
                 for doc in demo_documents(start):
                     ingest_fetch(parse_fetch(doc), account=account)
             revoke_keys(ApiKey.objects.filter(account=account, name=KEY_NAME))
-            _, key = mint_key(account=account, name=KEY_NAME, scopes=["read"])
+            _, key = mint_key(account=account, name=KEY_NAME, scopes=["read", "mcp"])
 
         sources = Source.objects.filter(account=account).count()
         base = options["base_url"].rstrip("/")
