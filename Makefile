@@ -21,13 +21,18 @@ $(STAMP): requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock
 	touch $@
 
+PORT ?= 8000
+MCP_PORT ?= 8001
 run: setup
+	@[ "$(PORT)" != "$(MCP_PORT)" ] || { echo "PORT and MCP_PORT must differ (both are $(PORT))."; exit 1; }
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo --base-url http://127.0.0.1:8000
-	@echo "Starting web (http://127.0.0.1:8000), worker and beat. Ctrl-C stops all three."
-	WEBHOOK_ALLOW_LOOPBACK=true PATH="$(CURDIR)/$(BIN):$$PATH" \
-		$(BIN)/honcho start --port 8000 --procfile Procfile web worker beat
+	$(BIN)/python manage.py demo --base-url http://127.0.0.1:$(PORT)
+	@echo "MCP server (same key): http://127.0.0.1:$(MCP_PORT)/mcp"
+	@echo "Starting web (http://127.0.0.1:$(PORT)), worker, beat and the MCP server. Ctrl-C stops them all."
+	WEBHOOK_ALLOW_LOOPBACK=true MCP_PORT=$(MCP_PORT) APP_BASE_URL=http://127.0.0.1:$(PORT) \
+		PATH="$(CURDIR)/$(BIN):$$PATH" \
+		$(BIN)/honcho start --port $(PORT) --procfile Procfile web worker beat mcp
 
 test: setup lint typecheck pytest pytest-sqlite
 

@@ -42,6 +42,7 @@ MANAGE = [PYTHON, str(ROOT / "manage.py")]
 # A fixed secret: the bench database is private, and deep cursors are signed with it.
 SECRET_KEY = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 APP_PORT, NOLIMIT_PORT, FLOOR_PORT, RECEIVER_PORT = 18091, 18092, 18093, 18099
+MCP_BENCH_PORT = 18094
 CONNECTIONS = 16
 
 SIZES: dict[str, dict[str, Any]] = {
@@ -52,6 +53,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "duration": 10,
         "repeat": 3,
         "ingest_fetches": 50,
+        "mcp_calls": 2000,
         "hooks": ["--burst", "1000", "--paced-fetches", "40"],
     },
     "small": {
@@ -60,6 +62,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "duration": 3,
         "repeat": 1,
         "ingest_fetches": 5,
+        "mcp_calls": 200,
         "hooks": ["--burst", "200", "--paced-fetches", "8"],
     },
 }
@@ -601,6 +604,75 @@ def measure_ingest(env: dict[str, str], fetches: int) -> dict[str, float]:
     }
 
 
+def measure_mcp(env: dict[str, str], state: dict[str, str], calls: int) -> dict[str, float]:
+    """A tool call's latency on loopback: `list_updates` (25 updates of the biggest account)
+    through the MCP process (`mcpserver.asgi:app` under uvicorn, as the Procfile runs it),
+    one call at a time; beside it, the same server's protected-resource metadata route (no
+    database, no key), the transport's floor."""
+    import httpx
+
+    key = run([*MANAGE, "mintkey", state["biggest"], "--scope", "read", "--scope", "mcp"], env)
+    key = key.strip().splitlines()[-1]
+    base = f"http://127.0.0.1:{MCP_BENCH_PORT}"
+    server = start(
+        [
+            str(BIN / "uvicorn"),
+            "mcpserver.asgi:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(MCP_BENCH_PORT),
+            "--log-level",
+            "warning",
+        ],
+        {**env, "MCP_PORT": str(MCP_BENCH_PORT)},
+        "mcp",
+    )
+    try:
+        wait_http(f"{base}/.well-known/oauth-protected-resource", server)
+        body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "list_updates", "arguments": {"limit": 25}},
+        }
+        headers = {
+            "Authorization": f"Bearer {key}",
+            "Accept": "application/json, text/event-stream",
+        }
+        with httpx.Client(timeout=30) as client:
+
+            def tool() -> None:
+                answer = client.post(f"{base}/mcp", json=body, headers=headers)
+                result = answer.json()["result"]
+                if answer.status_code != 200 or result.get("isError"):
+                    raise SuiteBroken(f"tool call failed: {answer.text[:300]}")
+
+            def floor() -> None:
+                client.get(f"{base}/.well-known/oauth-protected-resource").raise_for_status()
+
+            samples = {}
+            for name, fn in (("tool", tool), ("floor", floor)):
+                for _ in range(min(20, calls)):
+                    fn()  # warm up
+                times = []
+                for _ in range(calls):
+                    started = time.perf_counter()
+                    fn()
+                    times.append((time.perf_counter() - started) * 1000)
+                times.sort()
+                samples[name] = (statistics.median(times), times[int(len(times) * 0.99) - 1])
+    finally:
+        stop(server)
+    return {
+        "calls": calls,
+        "p50_ms": samples["tool"][0],
+        "p99_ms": samples["tool"][1],
+        "floor_p50_ms": samples["floor"][0],
+        "floor_p99_ms": samples["floor"][1],
+    }
+
+
 def ensure_webhook(env: dict[str, str]) -> None:
     """Register the local receiver for bench-hooks once (loopback allowed for this call)."""
     import psycopg
@@ -830,6 +902,13 @@ def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -
             f"child {hooks['rss_child_max_mb']:.0f} MiB, all {hooks['rss_total_mb']:.0f} MiB "
             f"| | |"
         )
+    mcp = extra.get("mcp")
+    if mcp:
+        lines.append(
+            f"| MCP tool call `list_updates` (25 updates), one at a time ({mcp['calls']} calls) "
+            f"| p50 {mcp['p50_ms']:.1f} ms, p99 {mcp['p99_ms']:.1f} ms (floor, the metadata "
+            f"route: p50 {mcp['floor_p50_ms']:.1f} ms, p99 {mcp['floor_p99_ms']:.1f} ms) | | |"
+        )
     rss = extra.get("web_rss")
     if rss:
         lines.append(f"| peak RSS, web worker (gunicorn) | {rss:.0f} MiB | | |")
@@ -886,7 +965,7 @@ def main() -> int:
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/6")
     )
     parser.add_argument("--regenerate", action="store_true", help="reload the data set")
-    parser.add_argument("--only", default="", help="comma list: reads,ingest,webhooks")
+    parser.add_argument("--only", default="", help="comma list: reads,ingest,webhooks,mcp")
     parser.add_argument("--filter", default="", help="measure only URLs whose name has this")
     parser.add_argument(
         "--env",
@@ -906,7 +985,7 @@ def main() -> int:
         and args.database_url.endswith("/tidemark_bench")
     ):
         database_url += "_small"
-    parts = set(filter(None, args.only.split(","))) or {"reads", "ingest", "webhooks"}
+    parts = set(filter(None, args.only.split(","))) or {"reads", "ingest", "webhooks", "mcp"}
     VAR.mkdir(parents=True, exist_ok=True)
     meta = {
         "size": args.size,
@@ -953,6 +1032,9 @@ def main() -> int:
         if "ingest" in parts:
             log("ingestion through manage.py ingest")
             extra["ingest"] = measure_ingest(env, size["ingest_fetches"])
+        if "mcp" in parts:
+            log("MCP tool calls through the MCP server")
+            extra["mcp"] = measure_mcp(env, state, size["mcp_calls"])
         if "webhooks" in parts:
             log("webhook deliveries through a Celery worker")
             extra["webhooks"] = measure_webhooks(env, size["hooks"], args.concurrency, args.pool)
