@@ -24,4 +24,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("connect-agent", views.connect_agent, name="connect_agent"),
     path("connect-agent/keys", views.create_key, name="create_key"),
     path("connect-agent/keys/<int:key_id>/revoke", views.revoke_key, name="revoke_key"),
+    path(
+        "connect-agent/agents/<int:application_id>/revoke",
+        views.revoke_agent,
+        name="revoke_agent",
+    ),
 ]

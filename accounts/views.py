@@ -12,7 +12,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.db.models import Max
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -43,6 +44,7 @@ def _render_page(
         "origin": _origin(request),
         "key_prefix": settings.API_KEY_PREFIX,
         "mcp_url": settings.MCP_RESOURCE_URL,
+        "agents": _approved_agents(request),
     }
     return render(request, "accounts/connect_agent.html", context, status=status)
 
@@ -97,3 +99,40 @@ class SignOutView(auth_views.LogoutView):
         if isinstance(response, HttpResponseRedirect):
             messages.info(request, "You are signed out.")
         return response
+
+
+def _approved_agents(request: HttpRequest) -> list[dict[str, Any]]:
+    """The OAuth clients (MCP agents) this owner approved that still hold a token."""
+    from oauth2_provider.models import AccessToken
+
+    rows = (
+        AccessToken.objects.filter(user=request.user)
+        .values("application_id", "application__name", "application__client_id")
+        .annotate(latest=Max("created"), expires=Max("expires"))
+        .order_by("-latest")
+    )
+    return [
+        {
+            "id": row["application_id"],
+            "name": row["application__name"] or row["application__client_id"],
+            "approved": row["latest"],
+            "expires": row["expires"],
+        }
+        for row in rows
+    ]
+
+
+@require_POST
+@owner_required
+def revoke_agent(request: HttpRequest, account: Account, application_id: int) -> HttpResponse:
+    """Withdraw an agent's approval: every token and grant it holds for this owner."""
+    from oauth2_provider.models import AccessToken, Grant, RefreshToken
+
+    tokens = AccessToken.objects.filter(user=request.user, application_id=application_id)
+    if not tokens.exists():
+        raise Http404("No such agent.")
+    RefreshToken.objects.filter(user=request.user, application_id=application_id).delete()
+    Grant.objects.filter(user=request.user, application_id=application_id).delete()
+    tokens.delete()
+    messages.success(request, "The agent's access was revoked.")
+    return redirect("connect_agent")

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "history",
     "webhooks",
     "watcher",
+    "oauth2_provider",
 ]
 
 MIDDLEWARE = [
@@ -253,6 +254,20 @@ EMAIL_USE_SSL: bool = bool(_email.get("EMAIL_USE_SSL"))
 MCP_HOST: str = env.str("MCP_HOST", default="127.0.0.1")
 MCP_PORT: int = env.int("MCP_PORT", default=8001)
 MCP_RESOURCE_URL: str = env.str("MCP_RESOURCE_URL", default=f"http://127.0.0.1:{MCP_PORT}/mcp")
+
+# OAuth for agents (django-oauth-toolkit; docs/mcp.md): public clients register themselves
+# (RFC 7591), use PKCE, and get `<brand>_oat_` tokens for the MCP resource (RFC 8707).
+OAUTH2_PROVIDER: dict[str, object] = {
+    "SCOPES": {"mcp": "Read this account's change history through the MCP server"},
+    "DEFAULT_SCOPES": ["mcp"],
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_GENERATOR": "mcpserver.oauth.access_token",
+    "REFRESH_TOKEN_GENERATOR": "mcpserver.oauth.refresh_token",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_ACCESS_TOKEN_SECONDS", default=3600),
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+}
 
 API_KEY_PREFIX = f"{BRAND}_mcp_"
 OAUTH_TOKEN_PREFIX = f"{BRAND}_oat_"

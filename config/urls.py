@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import URLPattern, URLResolver, include, path
+from oauth2_provider import views as oauth_views
 
 from history.signing import serve_blob
 
@@ -10,6 +11,14 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("v1/", include("history.api.urls")),
     path("blobs/<str:token>", serve_blob, name="blob"),
     path("admin/", admin.site.urls),
+    # OAuth for MCP agents (mcpserver/oauth.py): the authorization server's endpoints, and
+    # its RFC 8414 metadata at the origin's well-known path.
+    path("oauth/", include("oauth2_provider.urls", namespace="oauth2_provider")),
+    path(
+        ".well-known/oauth-authorization-server",
+        oauth_views.OAuthServerMetadataView.as_view(),
+        name="oauth-server-metadata",
+    ),
     path("", include("accounts.urls")),
     path("", include("webhooks.urls")),
 ]

@@ -31,6 +31,7 @@ from accounts.authentication import lookup
 from history import signing
 from history.api import reads
 from history.api.errors import InvalidRequest
+from mcpserver import oauth
 
 MCP_SCOPE = "mcp"
 T = TypeVar("T")
@@ -57,9 +58,22 @@ async def run_sync(fn: Callable[[], T]) -> T:
 
 
 class KeyVerifier:
-    """Personal API keys as MCP bearer tokens (OAuth access tokens are not issued yet)."""
+    """Personal API keys, and OAuth access tokens issued for this server, as bearer tokens."""
 
     async def verify_token(self, token: str) -> AccessToken | None:
+        if token.startswith(settings.OAUTH_TOKEN_PREFIX):
+            found = await run_sync(lambda: oauth.verify(token))
+            if found is None:
+                return None
+            account_id, token_id, scopes = found
+            return AccessToken(
+                token=token,
+                client_id=f"oauth:{token_id}",
+                scopes=scopes,
+                subject=str(account_id),
+                resource=settings.MCP_RESOURCE_URL,
+                claims={"rate_limit": None, "digest": f"oat:{token_id}"},
+            )
         if not keys.is_well_formed(token):
             return None
         digest = keys.digest(token)

@@ -3,7 +3,11 @@ test database), driven with the `mcp` SDK's own streamable-HTTP client and Clien
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -11,6 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import parse_qs, urlsplit
 
 import anyio
 import httpx
@@ -18,8 +23,10 @@ import httpx2
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.test import Client
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from oauth2_provider.models import AccessToken as OAuthAccessToken
 
 from accounts import keys
 from accounts.models import Account
@@ -58,6 +65,7 @@ def mcp_url(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any)
         **os.environ,
         "DATABASE_URL": database_url,
         "MCP_PORT": str(port),
+        "MCP_RESOURCE_URL": f"http://127.0.0.1:{port}/mcp",
         "STORAGE_DIR": str(storage),
         "RATE_LIMIT_DEFAULT": "300",
     }
@@ -266,3 +274,104 @@ def test_each_tool_call_counts_against_the_keys_rate_limit(mcp_url: str) -> None
     error = results[-1].structured_content["error"]
     assert error["code"] == "rate_limited"
     assert "retry after" in error["message"]
+
+
+def _pkce() -> tuple[str, str]:
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest())
+    return verifier, challenge.rstrip(b"=").decode()
+
+
+def test_an_oauth_token_from_the_full_flow_works_on_mcp_and_not_on_v1(
+    mcp_url: str, client: Client
+) -> None:
+    account = cast(Account, AccountFactory())
+    _history(account, [7.0])
+    redirect_uri = "http://127.0.0.1:9/callback"
+    metadata = client.get("/.well-known/oauth-authorization-server").json()
+    assert {"authorization_endpoint", "token_endpoint", "registration_endpoint"} <= set(metadata)
+    assert "S256" in metadata["code_challenge_methods_supported"]
+
+    # RFC 7591: the agent registers itself as a public client.
+    registered = client.post(
+        "/oauth/register/",
+        data=json.dumps(
+            {
+                "client_name": "Test agent",
+                "redirect_uris": [redirect_uri],
+                "grant_types": ["authorization_code", "refresh_token"],
+                "response_types": ["code"],
+                "token_endpoint_auth_method": "none",
+            }
+        ),
+        content_type="application/json",
+    )
+    assert registered.status_code == 201, registered.content
+    client_id = registered.json()["client_id"]
+
+    # The owner signs in and approves it on the consent page (PKCE, resource = /mcp).
+    verifier, challenge = _pkce()
+    query = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": redirect_uri,
+        "scope": "mcp",
+        "state": "s1",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        "resource": mcp_url,  # RFC 8707: the token is for this MCP server only
+    }
+    client.force_login(account.owner)
+    consent = client.get("/oauth/authorize/", query)
+    assert consent.status_code == 200
+    assert "Test agent" in consent.content.decode()
+    form = {
+        **{k: v for k, v in query.items() if k != "resource"},
+        "resource": mcp_url,
+        "allow": "Authorize",
+    }
+    approved = client.post("/oauth/authorize/", form)
+    assert approved.status_code == 302
+    params = parse_qs(urlsplit(approved["Location"]).query)
+    assert params["state"] == ["s1"]
+
+    token = client.post(
+        "/oauth/token/",
+        {
+            "grant_type": "authorization_code",
+            "code": params["code"][0],
+            "redirect_uri": redirect_uri,
+            "client_id": client_id,
+            "code_verifier": verifier,
+        },
+    ).json()
+    access = token["access_token"]
+    assert access.startswith(settings.OAUTH_TOKEN_PREFIX)
+
+    async def steps(session: ClientSession) -> Any:
+        return await session.call_tool("list_sources", {})
+
+    sources = _call(mcp_url, access, steps)
+    assert not sources.is_error
+    assert [s["url"] for s in sources.structured_content["data"]] == [
+        "https://shop.example.com/list"
+    ]
+    refused = client.get("/v1/sources", headers={"Authorization": f"Bearer {access}"})
+    assert refused.status_code == 401
+    assert refused.json()["error"]["code"] == "unauthorized"
+
+    # The owner sees the agent on /connect-agent and revokes it: the token stops working.
+    page = client.get("/connect-agent").content.decode()
+    assert "Test agent" in page
+    [agent_id] = {t.application_id for t in OAuthAccessToken.objects.filter(user=account.owner)}
+    assert client.post(f"/connect-agent/agents/{agent_id}/revoke").status_code == 302
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    after = httpx.post(
+        mcp_url,
+        json=body,
+        headers={
+            "Authorization": f"Bearer {access}",
+            "Accept": "application/json, text/event-stream",
+        },
+    )
+    assert after.status_code == 401
