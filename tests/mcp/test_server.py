@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
@@ -107,7 +108,10 @@ def _call(url: str, key: str, steps: Any) -> Any:
             await session.initialize()
             return await steps(session)
 
-    return anyio.run(run)
+    # In its own thread: the browser tests' Playwright keeps an event loop running in this
+    # one for the whole session.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, run).result()
 
 
 def _history(account: Any, prices: list[float]) -> None:
