@@ -10,7 +10,6 @@ from __future__ import annotations
 import http.client
 import os
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -23,11 +22,11 @@ from threading import Barrier
 
 import pytest
 import redis
-from django.db import connection
 
 from accounts import keys
 from accounts.models import Account
 from tests.factories import AccountFactory
+from tests.live import database_url, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).parent / "gunicorn"
@@ -35,21 +34,6 @@ GUNICORN = Path(sys.executable).parent / "gunicorn"
 pytestmark = pytest.mark.django_db(transaction=True)
 
 Server = Callable[..., str]  # start(**env) -> "127.0.0.1:<port>"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _database_url() -> str:
-    conf = connection.settings_dict
-    user = conf.get("USER") or "postgres"
-    password = f":{conf['PASSWORD']}" if conf.get("PASSWORD") else ""
-    host = conf.get("HOST") or "127.0.0.1"
-    port = conf.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}/{conf['NAME']}"
 
 
 def _get(address: str, path: str, key: str | None = None) -> tuple[int, dict[str, str]]:
@@ -71,10 +55,10 @@ def gunicorn(db: None, tmp_path: Path) -> Iterator[Server]:
     started: list[subprocess.Popen[bytes]] = []
 
     def start(**extra_env: str) -> str:
-        port = _free_port()
+        port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("RATE_LIMIT_")}
         env.update(
-            DATABASE_URL=_database_url(),
+            DATABASE_URL=database_url(),
             DEBUG="false",
             SECRET_KEY=secrets.token_urlsafe(48),
             ALLOWED_HOSTS="127.0.0.1",
@@ -166,7 +150,7 @@ def _latencies(address: str, key: str, n: int) -> list[float]:
 def test_a_dead_redis_keeps_the_api_answering_without_headers(
     gunicorn: Server, live_key: str, limiter_redis: redis.Redis
 ) -> None:
-    dead = f"redis://127.0.0.1:{_free_port()}/0"  # a port with nothing listening
+    dead = f"redis://127.0.0.1:{free_port()}/0"  # a port with nothing listening
     healthy = gunicorn()
     broken = gunicorn(REDIS_URL=dead, RATE_LIMIT_REDIS_URL=dead)
     _warm(healthy)

@@ -8,7 +8,6 @@ import hashlib
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -23,7 +22,6 @@ import httpx
 import httpx2
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -34,6 +32,7 @@ from accounts.models import Account
 from history.ingest import ingest
 from history.models import Change, Entry, Source, Update
 from tests.factories import AccountFactory
+from tests.live import database_url, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 UVICORN = Path(sys.executable).parent / "uvicorn"
@@ -41,30 +40,16 @@ UVICORN = Path(sys.executable).parent / "uvicorn"
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _database_url() -> str:
-    conf = connection.settings_dict
-    if conf["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{conf['NAME']}"
-    host, port = conf.get("HOST") or "127.0.0.1", conf.get("PORT") or 5432
-    return f"postgres://{conf.get('USER') or 'postgres'}@{host}:{port}/{conf['NAME']}"
-
-
 @pytest.fixture(scope="module")
 def mcp_url(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     # The same snapshot storage as this process, which writes the blobs.
     storage = str(settings.STORAGE_DIR)
     with django_db_blocker.unblock():
-        database_url = _database_url()
+        test_database = database_url()
     env = {
         **os.environ,
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": test_database,
         "MCP_PORT": str(port),
         "MCP_RESOURCE_URL": f"http://127.0.0.1:{port}/mcp",
         "STORAGE_DIR": str(storage),
