@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any, cast
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
+from oauth2_provider.models import AccessToken, Application
 
 from accounts.keys import digest, is_well_formed, mint_key
 from accounts.models import Account, ApiKey
@@ -173,10 +175,22 @@ def test_the_list_costs_a_fixed_number_of_queries(
 ) -> None:
     for n in range(20):
         mint_key(account=account, name=f"key {n}")
-    # session, user, account, keys
-    with django_assert_max_num_queries(4):
+    expires = timezone.now() + timedelta(hours=1)
+    for n in range(5):
+        app = Application.objects.create(
+            name=f"agent {n}",
+            client_type=Application.CLIENT_PUBLIC,
+            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+            redirect_uris="http://127.0.0.1:9/cb",
+        )
+        AccessToken.objects.create(
+            user=account.owner, application=app, token=f"svc_oat_test{n}", expires=expires
+        )
+    # session, user, account, keys, approved agents
+    with django_assert_max_num_queries(5):
         response = owner_client.get("/connect-agent")
     assert len(response.context["keys"]) == 20
+    assert len(response.context["agents"]) == 5
 
 
 def test_form_errors_are_tied_to_their_fields(owner_client: Client) -> None:
