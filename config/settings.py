@@ -67,7 +67,6 @@ INSTALLED_APPS = [
     "accounts",
     "history",
     "webhooks",
-    "watcher",
     "oauth2_provider",
 ]
 

@@ -1,1 +1,0 @@
-"""The watcher: fetches monitored pages and turns them into fetch documents for ingestion."""
