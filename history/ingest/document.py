@@ -34,7 +34,6 @@ ATTRIBUTE_NAME_MAX = 200
 UNIT_MAX = 32
 BLOCK_ID_MAX = 200
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-IMPORTANCE_LEVELS = ("critical", "material", "minor")
 # `title` and `price` are Update.field values of their own; an attribute may not shadow them.
 RESERVED_ATTRIBUTE_NAMES = frozenset({"title", "price"})
 
