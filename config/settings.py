@@ -266,6 +266,12 @@ OAUTH2_PROVIDER: dict[str, object] = {
     "DCR_ENABLED": True,
     "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    # Agents use the code flow with S256 PKCE and refresh tokens, nothing else (RFC 9700).
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
 }
 
 API_KEY_PREFIX = f"{BRAND}_mcp_"

@@ -279,7 +279,9 @@ def test_an_oauth_token_from_the_full_flow_works_on_mcp_and_not_on_v1(
     redirect_uri = "http://127.0.0.1:9/callback"
     metadata = client.get("/.well-known/oauth-authorization-server").json()
     assert {"authorization_endpoint", "token_endpoint", "registration_endpoint"} <= set(metadata)
-    assert "S256" in metadata["code_challenge_methods_supported"]
+    assert metadata["code_challenge_methods_supported"] == ["S256"]
+    assert metadata["grant_types_supported"] == ["authorization_code", "refresh_token"]
+    assert metadata["response_types_supported"] == ["code"]
 
     # RFC 7591: the agent registers itself as a public client.
     registered = client.post(
