@@ -39,6 +39,9 @@ WORKER_ENV = {
     "WEBHOOK_TOTAL_TIMEOUT": "2",
     "WEBHOOK_LEASE_GRACE_SECONDS": "1",
     "WEBHOOK_SWEEP_GRACE_SECONDS": "0",
+    # The watcher's tests serve their pages on loopback; no gap between requests to a host.
+    "FETCH_ALLOW_LOOPBACK": "true",
+    "FETCH_HOST_GAP_MS": "0",
     # Django system checks import every URLconf and view; the worker needs none of them.
     "CELERY_SKIP_CHECKS": "1",
 }
@@ -181,7 +184,7 @@ class Worker:
                 "config",
                 "worker",
                 "-Q",
-                "celery,webhooks",
+                "celery,webhooks,render",
                 "--pool=threads",
                 "--concurrency=8",
                 "--without-gossip",
@@ -232,7 +235,7 @@ def purge_queues() -> None:
     from config.celery import app
 
     with app.connection_for_write() as conn:
-        for queue in ("celery", "webhooks"):
+        for queue in ("celery", "webhooks", "render"):
             conn.default_channel.queue_purge(queue)  # type: ignore[attr-defined]
 
 

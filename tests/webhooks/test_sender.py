@@ -1,6 +1,6 @@
 """The SSRF rules of the sender: only public https receivers, checked on every attempt.
 
-Only DNS answers are faked (by patching `webhooks.sender.resolve`), and only for names;
+Only DNS answers are faked (by patching `netguard.resolve`), and only for names;
 IP literals and odd spellings never reach a resolver.
 """
 
@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import netguard
 from webhooks import sender
 
 PUBLIC = "93.184.215.14"
@@ -29,7 +30,7 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> Callable[[dict[str, list[str]]], Non
                 raise sender.DNSFailure(f"cannot resolve {host}")
             return answers[host]
 
-        monkeypatch.setattr(sender, "resolve", resolve)
+        monkeypatch.setattr(netguard, "resolve", resolve)
 
     return install
 

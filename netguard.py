@@ -1,0 +1,197 @@
+"""SSRF-safe resolving and address checks, shared by every outbound request Tidemark makes:
+webhook deliveries (`webhooks.sender`), page fetches and the browser's sub-requests
+(`watcher.fetch`, `watcher.render`).
+
+A URL is accepted only when:
+
+- its scheme is allowed (https for webhooks; http or https for pages), it has no
+  credentials, and its host is a plain host name or a canonical IP literal (odd spellings
+  such as `2130706433`, `0x7f.1` or `0177.0.0.1` are refused before any resolver sees them,
+  because C resolvers read them as loopback);
+- *every* address the host resolves to is global unicast: loopback, private, link-local
+  (169.254.169.254, the cloud metadata address, lives there), CGNAT 100.64/10, unique-local,
+  IPv4-mapped/6to4/Teredo/NAT64 IPv6, `0.0.0.0`, `::`, multicast and reserved addresses are
+  refused.
+
+Callers connect to an address this module checked, never to a second lookup (no DNS
+rebinding). `allow_loopback` (WEBHOOK_ALLOW_LOOPBACK / FETCH_ALLOW_LOOPBACK: development
+and tests only, refused in production) additionally allows 127.0.0.0/8 and ::1; nothing
+else private ever is.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+_NUMERIC_LABEL = re.compile(r"^(0x[0-9a-f]*|[0-9]+)$", re.IGNORECASE)
+_HOST_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$", re.IGNORECASE)
+
+
+class UnsafeURL(ValueError):
+    """The URL may not be contacted; the message says why."""
+
+
+class DNSFailure(OSError):
+    """The host name could not be resolved."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A checked URL: where to connect, and the names to present there."""
+
+    scheme: str
+    host: str  # as in the URL (lower case, IDNA), for SNI, certificate check and Host
+    port: int
+    path: str  # path and query, as sent on the request line
+    addresses: tuple[str, ...]  # every resolved address, all of them checked
+
+    @property
+    def host_header(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        default = 443 if self.scheme == "https" else 80
+        return host if self.port == default else f"{host}:{self.port}"
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """Every address the system resolver gives for `host`, in its order (tests patch this)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise DNSFailure(f"cannot resolve {host}: {exc}") from exc
+    addresses: list[str] = []
+    for info in infos:
+        address = str(info[4][0])
+        if address not in addresses:
+            addresses.append(address)
+    if not addresses:
+        raise DNSFailure(f"{host} has no addresses")
+    return addresses
+
+
+def address_refusal(address: str, *, allow_loopback: bool) -> str | None:
+    """Why this address may not be contacted, or None when it is a public unicast address."""
+    if "%" in address:
+        return f"{address} is a scoped (link-local) address"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return f"{address} is not an IP address"
+    if isinstance(ip, ipaddress.IPv6Address):
+        # Addresses that embed an IPv4 address reach it through translation or tunnels.
+        if ip.ipv4_mapped is not None:
+            return f"{address} is an IPv4-mapped IPv6 address"
+        if ip.sixtofour is not None or ip.teredo is not None:
+            return f"{address} is a tunnelled (6to4/Teredo) address"
+        if any(ip in net for net in _NAT64):
+            return f"{address} is a NAT64 address"
+        if ip.is_site_local:
+            return f"{address} is a site-local address"
+    if ip.is_loopback:
+        return None if allow_loopback else f"{address} is a loopback address"
+    if ip.is_unspecified:
+        return f"{address} is the unspecified address"
+    if ip.is_link_local:
+        return f"{address} is a link-local address (cloud metadata lives there)"
+    if ip.is_multicast:
+        return f"{address} is a multicast address"
+    if isinstance(ip, ipaddress.IPv4Address) and ip in _CGNAT:
+        return f"{address} is a carrier-grade NAT address"
+    if ip.is_private or ip.is_reserved or not ip.is_global:
+        return f"{address} is not a public address"
+    return None
+
+
+def host_refusal(host: str) -> str | None:
+    """Refuse host spellings that resolvers read in surprising ways."""
+    if not host:
+        return "the URL has no host"
+    if ":" in host:  # an IPv6 literal (urlsplit removed the brackets)
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return f"{host} is not a valid IPv6 address"
+        return None
+    labels = host.split(".")
+    # A name whose last label is numeric is an IP literal (no top-level domain is numeric):
+    # only the canonical dotted quad is accepted, not 2130706433, 0x7f.1 or 0177.0.0.1.
+    if _NUMERIC_LABEL.match(labels[-1]):
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return f"{host} is an unusual IP address spelling"
+        return None
+    if not all(_HOST_LABEL.match(label) for label in labels):
+        return f"{host} is not a valid host name"
+    return None
+
+
+def normalise_host(raw_host: str) -> str:
+    """The host as it is checked and contacted: IDNA, lower case, no trailing dot."""
+    raw_host = raw_host.rstrip(".")
+    try:
+        host = raw_host.encode("idna").decode("ascii").lower() if raw_host else ""
+    except UnicodeError as exc:
+        raise UnsafeURL(f"{raw_host} is not a valid host name") from exc
+    refusal = host_refusal(host)
+    if refusal:
+        raise UnsafeURL(refusal)
+    return host
+
+
+def checked_addresses(host: str, port: int, *, allow_loopback: bool) -> tuple[str, ...]:
+    """Resolve `host` and check every address. Raises UnsafeURL or DNSFailure."""
+    try:
+        literal: ipaddress.IPv4Address | ipaddress.IPv6Address | None = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+    addresses = [str(literal)] if literal is not None else resolve(host, port)
+    for address in addresses:
+        refusal = address_refusal(address, allow_loopback=allow_loopback)
+        if refusal:
+            raise UnsafeURL(f"{host} resolves to a forbidden address: {refusal}")
+    return tuple(addresses)
+
+
+def split_url(url: str, *, schemes: tuple[str, ...]) -> tuple[str, str, int, str]:
+    """(scheme, host, port, path-and-query) of a URL that passes the static checks (no
+    lookup). Raises UnsafeURL."""
+    if any(ch in url for ch in "\r\n\t\x00 "):
+        raise UnsafeURL("the URL contains whitespace or control characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise UnsafeURL(f"the URL is malformed: {exc}") from exc
+    scheme = parts.scheme.lower()
+    if scheme not in schemes:
+        raise UnsafeURL(
+            "only https URLs are accepted"
+            if schemes == ("https",)
+            else "only http(s) URLs are accepted"
+        )
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        raise UnsafeURL("credentials in the URL are not accepted")
+    host = normalise_host(parts.hostname or "")
+    path = parts.path or "/"
+    if parts.query:
+        path += "?" + parts.query
+    return scheme, host, port or (443 if scheme == "https" else 80), path
+
+
+def check_url(
+    url: str,
+    *,
+    allow_loopback: bool,
+    schemes: tuple[str, ...] = ("http", "https"),
+    resolver_port: int | None = None,
+) -> Target:
+    """Parse, resolve and check a URL. Raises UnsafeURL or DNSFailure."""
+    scheme, host, port, path = split_url(url, schemes=schemes)
+    addresses = checked_addresses(host, resolver_port or port, allow_loopback=allow_loopback)
+    return Target(scheme, host, port, path, addresses)
