@@ -15,6 +15,12 @@ class Account(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="account"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    credits = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="Fetch credits left; empty means unlimited. Adding credits resumes the "
+        "account's credit-paused sources.",
+    )
 
     def __str__(self) -> str:
         return self.slug

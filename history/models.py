@@ -62,6 +62,12 @@ class Source(models.Model):
         ]
         indexes = [
             models.Index(fields=["account", "-created_at", "-id"], name="source_account_created"),
+            # The watcher's claim: due sources in order, only those it may fetch.
+            models.Index(
+                fields=["next_fetch_time"],
+                condition=Q(status="active") | Q(status="autoPaused"),
+                name="source_due",
+            ),
         ]
 
     def __str__(self) -> str:

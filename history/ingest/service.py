@@ -42,8 +42,24 @@ class IngestResult:
         return len(self.update_ids)
 
 
-def apply_fetch_outcome(source: Source, outcome: str, error_reason: str | None, at: int) -> None:
-    """The source's fetch fields after a fetch, and `autoPaused` on repeated failures."""
+PROBE_FIRST_MS = 3_600_000  # an autoPaused source is probed after 1 h,
+PROBE_MAX_MS = 86_400_000  # doubling after each failed probe, to at most 24 h
+
+
+def probe_delay_ms(consecutive_failures: int) -> int:
+    """How long an autoPaused source waits for its next probe."""
+    doublings = max(0, consecutive_failures - settings.AUTOPAUSE_AFTER_FAILURES)
+    return min(PROBE_MAX_MS, PROBE_FIRST_MS << min(doublings, 8))
+
+
+def apply_fetch_outcome(
+    source: Source, outcome: str, error_reason: str | None, at: int, jitter_ms: int = 0
+) -> None:
+    """The source's fetch fields after a fetch, and `autoPaused` on repeated failures.
+
+    `nextFetchTime` is the next check: `at` + the frequency (plus the watcher's jitter) while
+    the source is active, the next probe (1 h, doubling, at most 24 h) while it is
+    autoPaused, and null while it is disabled or creditPaused."""
     source.last_fetch_time = at
     source.last_fetch_outcome = outcome
     if outcome == "ok":
@@ -62,7 +78,9 @@ def apply_fetch_outcome(source: Source, outcome: str, error_reason: str | None, 
         ):
             source.status = Source.Status.AUTO_PAUSED
     if source.status == Source.Status.ACTIVE:
-        source.next_fetch_time = at + source.monitoring_frequency * 60_000
+        source.next_fetch_time = at + source.monitoring_frequency * 60_000 + jitter_ms
+    elif source.status == Source.Status.AUTO_PAUSED:
+        source.next_fetch_time = at + probe_delay_ms(source.consecutive_fetch_failures)
     else:
         source.next_fetch_time = None
 
@@ -95,8 +113,19 @@ def _diff_counts(
 
 
 @transaction.atomic
-def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> IngestResult:
-    """Write one fetch, all or nothing. Raises IngestError for an unknown account."""
+def ingest_fetch(
+    doc: FetchDocument,
+    *,
+    account: Account | None = None,
+    unchanged: bool = False,
+    jitter_ms: int = 0,
+) -> IngestResult:
+    """Write one fetch, all or nothing. Raises IngestError for an unknown account.
+
+    The watcher's two options: `unchanged` records an `ok` fetch of a page whose bytes did
+    not change since the last `ok` fetch (a 304, or the same body hash) without reconciling
+    (its `entries` are ignored, the page state is the previous one); `jitter_ms` is added
+    to the next due time so that sources added together drift apart."""
     if account is None:
         account = Account.objects.filter(slug=doc.account).first()
         if account is None:
@@ -124,18 +153,24 @@ def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> Inges
             source.monitoring_frequency = doc.monitoring_frequency
     if doc.entry_kinds is not None:
         source.entry_kinds = [{"name": k.name, "hasPrice": k.has_price} for k in doc.entry_kinds]
-    apply_fetch_outcome(source, doc.outcome, doc.error_reason, at)
+    apply_fetch_outcome(source, doc.outcome, doc.error_reason, at, jitter_ms)
 
-    capture = _capture(doc.snapshot) if doc.snapshot is not None else None
+    unchanged = unchanged and doc.outcome == "ok"
+    capture = _capture(doc.snapshot) if doc.snapshot is not None and not unchanged else None
     current_state = pagestate.store_state(capture, now=at) if capture else None
-    counts = _diff_counts(doc, capture, previous_state_id)
+    if unchanged:
+        current_state_id: int | None = previous_state_id
+        counts = pagestate.DiffCounts()
+    else:
+        current_state_id = current_state.pk if current_state else None
+        counts = _diff_counts(doc, capture, previous_state_id)
     change = Change(
         account=account,
         source=source,
         at=at,
         outcome=doc.outcome,
         error_reason=doc.error_reason,
-        current_state=current_state,
+        current_state_id=current_state_id,
         previous_state_id=previous_state_id,
         body_total_additions=counts.body_total_additions,
         body_total_deletions=counts.body_total_deletions,
@@ -152,8 +187,8 @@ def ingest_fetch(doc: FetchDocument, *, account: Account | None = None) -> Inges
         outcome=doc.outcome,
         source_created=created,
     )
-    if doc.outcome != "ok" or doc.entries is None:
-        return result  # failed and broken fetches change no entry
+    if doc.outcome != "ok" or doc.entries is None or unchanged:
+        return result  # failed, broken and unchanged fetches change no entry
 
     plan = reconcile(store.stored_rows(source.pk), doc.entries, doc.narrations or [], at, rules)
     result.entries_new = plan.entries_new

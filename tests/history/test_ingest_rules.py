@@ -205,11 +205,9 @@ def test_consecutive_failures_auto_pause_and_an_ok_fetch_resumes(account, settin
     ingest(fetch_doc("acme", [item("a")]))
     resumed = Source.objects.get()
 
-    assert (paused.status, paused.consecutive_fetch_failures, paused.next_fetch_time) == (
-        "autoPaused",
-        3,
-        None,
-    )
+    assert (paused.status, paused.consecutive_fetch_failures) == ("autoPaused", 3)
+    # nextFetchTime shows the watcher's next probe: 1 h after the failure that paused it.
+    assert paused.next_fetch_time == paused.last_fetch_time + 3_600_000
     assert (resumed.status, resumed.consecutive_fetch_failures) == ("active", 0)
     assert resumed.next_fetch_time is not None
 
