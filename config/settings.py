@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "accounts",
     "history",
     "webhooks",
+    "watcher",
     "oauth2_provider",
 ]
 
@@ -198,7 +199,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_ROUTES = {"webhooks.*": {"queue": "webhooks"}}
+CELERY_TASK_ROUTES = {"webhooks.*": {"queue": "webhooks"}, "watcher.render": {"queue": "render"}}
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
 # Publishing happens after commit; a dead broker must fail fast (the sweeper catches up).
@@ -338,6 +339,37 @@ AUTOPAUSE_AFTER_FAILURES: int = env.int("AUTOPAUSE_AFTER_FAILURES", default=5)
 # see docs/ingest.md), e.g. IMPORTANCE_RULES='{"title": "material"}'.
 IMPORTANCE_RULES: dict[str, object] = env.json("IMPORTANCE_RULES", default={})
 
+# --- The watcher (docs/watching.md) ------------------------------------------------------
+
+# Development and tests only (refused when DEBUG is false): pages on 127.0.0.0/8 and ::1.
+FETCH_ALLOW_LOOPBACK: bool = env.bool("FETCH_ALLOW_LOOPBACK", default=False)
+FETCH_USER_AGENT: str = env.str(
+    "FETCH_USER_AGENT", default="Tidemark/1.0 (+https://tidemark.dev/bot; item-level page history)"
+)
+FETCH_CONNECT_TIMEOUT: float = env.float("FETCH_CONNECT_TIMEOUT", default=5.0)
+FETCH_TOTAL_TIMEOUT: float = env.float("FETCH_TOTAL_TIMEOUT", default=20.0)
+FETCH_MAX_BYTES: int = env.int("FETCH_MAX_BYTES", default=5_000_000)  # decoded body
+FETCH_MAX_REDIRECTS = 5
+FETCH_MAX_PAGES: int = env.int("FETCH_MAX_PAGES", default=10)  # --pages is capped at this
+# Politeness per host: concurrent requests and the minimum gap between two of them.
+FETCH_HOST_CONCURRENCY: int = env.int("FETCH_HOST_CONCURRENCY", default=2)
+FETCH_HOST_GAP_MS: int = env.int("FETCH_HOST_GAP_MS", default=1000)
+FETCH_ROBOTS_CACHE_SECONDS: int = env.int("FETCH_ROBOTS_CACHE_SECONDS", default=3600)
+# The claim tick: how often, how many sources at most per tick, and a claim's lease (longer
+# than a fetch task may run, so a live fetch never loses its claim).
+WATCH_TICK_SECONDS: float = env.float("WATCH_TICK_SECONDS", default=5.0)
+WATCH_CLAIM_BATCH: int = env.int("WATCH_CLAIM_BATCH", default=1000)
+WATCH_LEASE_SECONDS: int = env.int("WATCH_LEASE_SECONDS", default=900)
+WATCH_JITTER_FRACTION: float = env.float("WATCH_JITTER_FRACTION", default=0.05)
+CELERY_BEAT_SCHEDULE["watcher-tick"] = {"task": "watcher.tick", "schedule": WATCH_TICK_SECONDS}
+# Credits a fetch costs, for accounts with a credit balance (none: unlimited).
+FETCH_CREDITS_STATIC: int = env.int("FETCH_CREDITS_STATIC", default=1)
+FETCH_CREDITS_RENDERED: int = env.int("FETCH_CREDITS_RENDERED", default=5)
+# Rendering: Debian's chromium; the browser is restarted after this many pages.
+CHROMIUM_PATH: str = env.str("CHROMIUM_PATH", default="/usr/bin/chromium")
+RENDER_PAGES_PER_BROWSER: int = env.int("RENDER_PAGES_PER_BROWSER", default=100)
+RENDER_TIMEOUT_SECONDS: float = env.float("RENDER_TIMEOUT_SECONDS", default=30.0)
+
 # --- Webhooks ----------------------------------------------------------------------------
 
 WEBHOOK_RETRY_DELAYS: list[int] = [
@@ -394,6 +426,8 @@ def _refuse_insecure_production() -> None:
         problems.append("ALLOWED_HOSTS is empty")
     if WEBHOOK_ALLOW_LOOPBACK:
         problems.append("WEBHOOK_ALLOW_LOOPBACK must not be enabled in production")
+    if FETCH_ALLOW_LOOPBACK:
+        problems.append("FETCH_ALLOW_LOOPBACK must not be enabled in production")
     if problems:
         raise ImproperlyConfigured("Refusing to start with DEBUG=false: " + "; ".join(problems))
 

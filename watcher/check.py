@@ -1,0 +1,367 @@
+"""One check of a watched source: fetch, extract, and hand a fetch document to ingestion.
+
+    observe(source, watch)  ->  Observation  (fetch: static, or rendered; extract; snapshot)
+    record(source, watch, observation)  ->  CheckResult  (ingest_fetch; the watch's state;
+                                                          credits)
+
+`check(source_id, lease=...)` runs both for a claimed source. An unchanged page (a 304, or
+the same bytes as the last fetch that was read) repeats the previous result without
+extracting again: `ok` with no updates, or `broken` with the same reason.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
+
+from accounts.models import Account
+from history.clock import now_ms
+from history.ingest import IngestError, ingest_fetch, parse_fetch
+from history.models import Source
+from watcher import fetch, politeness, render, robots
+from watcher.extract import Extraction, Page, extract
+from watcher.models import Watch
+
+_FEED_TYPES = ("rss", "atom", "xml")
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+@dataclass
+class Observation:
+    outcome: str  # ok | failed | broken
+    reason: str | None = None
+    extraction: Extraction | None = None
+    markdown: str | None = None
+    html: str | None = None
+    screenshot: bytes | None = None
+    unchanged: bool = False
+    rendered: bool = False
+    etag: str = ""
+    last_modified: str = ""
+    body_hash: str = ""
+
+
+@dataclass
+class CheckResult:
+    outcome: str
+    reason: str | None = None
+    entries: int = 0
+    updates: int = 0
+    source_id: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def line(self) -> str:
+        """`ok: 12 entries, 3 updates` or `failed: <reason>` (the commands' output)."""
+        if self.outcome == "ok":
+            return f"ok: {self.entries} entries, {self.updates} updates"
+        return f"{self.outcome}: {self.reason}"
+
+
+class NeedsRender(Exception):
+    """The page needs the browser, and this process does not render (the fetch queue).
+    `lease` is the claim to hand to the render task."""
+
+    def __init__(self, lease: int | None = None) -> None:
+        super().__init__("the page needs the browser")
+        self.lease = lease
+
+
+def _kind_of(content_type: str | None) -> str | None:
+    """'html', 'feed', None (sniff) or 'other'."""
+    if not content_type:
+        return None
+    mime = content_type.split(";", 1)[0].strip().lower()
+    if mime in _HTML_TYPES:
+        return "html"
+    if any(word in mime for word in _FEED_TYPES):
+        return "feed"
+    if mime.startswith("text/plain") or mime == "application/octet-stream":
+        return None
+    return "other"
+
+
+def _host(url: str) -> str:
+    return (urlsplit(url).hostname or "").lower()
+
+
+def _polite_get(url: str, etag: str = "", last_modified: str = "") -> fetch.Fetched:
+    with politeness.host_slot(_host(url)):
+        refusal = robots.refusal(url)
+        if refusal:
+            raise fetch.FetchFailed(refusal)
+        return fetch.get(url, etag=etag, last_modified=last_modified)
+
+
+def _extract(page: Page, watch: Watch) -> Extraction:
+    return extract(
+        page, selector=watch.selector or None, fields=watch.fields or None, ignore=watch.ignore
+    )
+
+
+def _nothing_found(watch: Watch) -> str:
+    if watch.selector:
+        return f"the selector {watch.selector!r} matched no items on the page."
+    return "no repeating items were found on the page."
+
+
+def _merge(pages: list[Extraction]) -> Extraction:
+    """All pages' items as one fetch; an item seen on two pages counts once."""
+    first = pages[0]
+    if len(pages) == 1:
+        return first
+    seen: set[str] = set()
+    entries: list[dict[str, Any]] = []
+    kinds: dict[str, dict[str, Any]] = {}
+    for ex in pages:
+        for entry in ex.entries:
+            if entry["identityKey"] not in seen:
+                seen.add(entry["identityKey"])
+                entries.append(entry)
+        for kind in ex.entry_kinds:
+            known = kinds.setdefault(kind["name"], dict(kind))
+            known["hasPrice"] = known["hasPrice"] or kind["hasPrice"]
+    return Extraction(entry_kinds=list(kinds.values()), entries=entries, method=first.method)
+
+
+def _repeat(source: Source, obs: Observation) -> Observation:
+    """The same bytes as the last read: its outcome again, without extracting."""
+    if source.last_fetch_outcome == Source.Outcome.BROKEN:
+        obs.outcome, obs.reason = "broken", source.last_fetch_error_reason
+    else:
+        obs.outcome = "ok"
+    obs.unchanged = True
+    return obs
+
+
+def _can_repeat(source: Source, watch: Watch) -> bool:
+    return bool(watch.body_hash) and source.last_fetch_outcome in (
+        Source.Outcome.OK,
+        Source.Outcome.BROKEN,
+    )
+
+
+def observe_rendered(source: Source, watch: Watch) -> Observation:
+    try:
+        with politeness.host_slot(_host(source.url)):
+            refusal = robots.refusal(source.url)
+            if refusal:
+                raise fetch.FetchFailed(refusal)
+            rendered = render.render(source.url)
+    except render.BrowserMissing:
+        return Observation(
+            "broken",
+            "the page is built by script and needs a browser, but no Chromium is installed "
+            "on this server.",
+        )
+    except fetch.FetchFailed as exc:
+        return Observation("failed", exc.reason)
+    page = Page.parse(rendered.html.encode(), rendered.url, "text/html")
+    extraction = _extract(page, watch)
+    obs = Observation(
+        "ok",
+        rendered=True,
+        extraction=extraction,
+        markdown=page.markdown(),
+        html=rendered.html,
+        screenshot=rendered.screenshot,
+        body_hash="",
+    )
+    if not extraction.entries:
+        obs.outcome, obs.reason = "broken", _nothing_found(watch)
+    return obs
+
+
+def observe(source: Source, watch: Watch, *, can_render: bool = True) -> Observation:
+    """Fetch and read the page (and the pages after it, up to `watch.pages`).
+
+    Raises NeedsRender when the page must go to the browser and `can_render` is False."""
+    if watch.render == Watch.Render.ALWAYS or (
+        watch.render == Watch.Render.AUTO and watch.rendered
+    ):
+        if not can_render:
+            raise NeedsRender
+        return observe_rendered(source, watch)
+
+    single = watch.pages <= 1
+    repeatable = _can_repeat(source, watch)
+    try:
+        first = _polite_get(
+            source.url,
+            etag=watch.etag if single and repeatable else "",
+            last_modified=watch.last_modified if single and repeatable else "",
+        )
+    except fetch.FetchFailed as exc:
+        return Observation("failed", exc.reason)
+    obs = Observation("ok", etag=first.etag, last_modified=first.last_modified)
+    if first.not_modified:
+        obs.etag, obs.last_modified, obs.body_hash = (
+            watch.etag,
+            watch.last_modified,
+            watch.body_hash,
+        )
+        return _repeat(source, obs)
+
+    kind = _kind_of(first.content_type)
+    if kind == "other":
+        mime = (first.content_type or "").split(";", 1)[0].strip()
+        return Observation("broken", f"the page is {mime}, which Tidemark cannot read.")
+
+    bodies = [first]
+    pages = [Page.parse(first.body, first.url, first.content_type)]
+    digest = hashlib.sha256(first.body)
+    extractions = [_extract(pages[0], watch)]
+    limit = min(max(1, watch.pages), settings.FETCH_MAX_PAGES)
+    seen = {source.url, first.url}
+    while len(pages) < limit and extractions[-1].entries:
+        next_url = pages[-1].next_page_url()
+        if not next_url or next_url in seen:
+            break
+        seen.add(next_url)
+        try:
+            fetched = _polite_get(next_url)
+        except fetch.FetchFailed as exc:
+            return Observation("failed", f"page {len(pages) + 1} ({next_url}): {exc.reason}")
+        bodies.append(fetched)
+        digest.update(b"\x00" + fetched.body)
+        pages.append(Page.parse(fetched.body, fetched.url, fetched.content_type))
+        extractions.append(_extract(pages[-1], watch))
+    obs.body_hash = digest.hexdigest()
+    if repeatable and obs.body_hash == watch.body_hash:
+        return _repeat(source, obs)
+
+    extraction = _merge([ex for ex in extractions if ex.entries] or extractions[:1])
+    if (
+        not extraction.entries
+        and watch.render == Watch.Render.AUTO
+        and not pages[0].is_feed
+        and pages[0].looks_script_built()
+    ):
+        if not can_render:
+            raise NeedsRender
+        return observe_rendered(source, watch)
+    obs.extraction = extraction
+    obs.markdown = "\n\n".join(p.markdown() for p in pages)
+    obs.html = pages[0].html_text()
+    if not extraction.entries:
+        obs.outcome, obs.reason = "broken", _nothing_found(watch)
+    return obs
+
+
+def _jitter_ms(source: Source) -> int:
+    span = int(source.monitoring_frequency * 60_000 * settings.WATCH_JITTER_FRACTION)
+    return random.randint(0, span) if span > 0 else 0
+
+
+def _document(source: Source, obs: Observation) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "account": source.account.slug,
+        "source": {"url": source.url},
+        "outcome": obs.outcome,
+    }
+    if obs.outcome != "ok":
+        doc["errorReason"] = obs.reason or "unknown error"
+        return doc
+    ex = obs.extraction
+    doc["entries"] = ex.entries if ex is not None else []
+    if ex is not None and ex.entry_kinds:
+        doc["entryKinds"] = ex.entry_kinds
+    snapshot: dict[str, Any] = {}
+    if obs.markdown is not None:
+        snapshot["markdown"] = obs.markdown
+    if obs.html is not None:
+        snapshot["html"] = obs.html
+    if obs.screenshot:
+        snapshot["screenshot"] = base64.b64encode(obs.screenshot).decode()
+    if snapshot and not obs.unchanged:
+        doc["snapshot"] = snapshot
+    return doc
+
+
+def _credits_cost(obs: Observation) -> int:
+    return settings.FETCH_CREDITS_RENDERED if obs.rendered else settings.FETCH_CREDITS_STATIC
+
+
+def record(source: Source, watch: Watch, obs: Observation) -> CheckResult:
+    """Ingest what one check observed, update the watch's state and spend credits: one
+    transaction."""
+    raw = _document(source, obs)
+    try:
+        doc = parse_fetch(raw)
+    except IngestError as exc:
+        # The extraction produced something the format refuses: a bug to fix, recorded as
+        # a broken read rather than lost.
+        obs = Observation("broken", f"the page's items could not be recorded ({exc}).")
+        doc = parse_fetch(_document(source, obs))
+    with transaction.atomic():
+        result = ingest_fetch(
+            doc, account=source.account, unchanged=obs.unchanged, jitter_ms=_jitter_ms(source)
+        )
+        if obs.outcome != "failed":
+            Watch.objects.filter(pk=watch.pk).update(
+                etag=obs.etag[:500],
+                last_modified=obs.last_modified[:100],
+                body_hash=obs.body_hash,
+                rendered=obs.rendered and watch.render == Watch.Render.AUTO,
+            )
+        if source.account.credits is not None:
+            Account.objects.filter(pk=source.account_id).update(
+                credits=Greatest(F("credits") - _credits_cost(obs), 0)
+            )
+    entries = len(obs.extraction.entries) if obs.extraction is not None else 0
+    if obs.unchanged and obs.outcome == "ok":
+        entries = source.entries.filter(is_stub=False).exclude(update_type="removed").count()
+    return CheckResult(obs.outcome, obs.reason, entries, result.updates, source.pk)
+
+
+def load(source_id: int) -> tuple[Source, Watch] | None:
+    source = Source.objects.select_related("account", "watch").filter(pk=source_id).first()
+    if source is None:
+        return None
+    # A source that only ever came through `ingest`, fetched by an operator: the defaults,
+    # unsaved, so that it does not become watched.
+    watch = getattr(source, "watch", None) or Watch(source=source)
+    return source, watch
+
+
+def renew_lease(source_id: int, lease: int) -> int | None:
+    """Take over a claim: the new lease, or None when the claim is stale (the source was
+    claimed again after this claim expired, or its schedule changed)."""
+    new_lease = now_ms() + settings.WATCH_LEASE_SECONDS * 1000
+    if new_lease == lease:
+        new_lease += 1
+    taken = Source.objects.filter(pk=source_id, next_fetch_time=lease).update(
+        next_fetch_time=new_lease
+    )
+    return new_lease if taken else None
+
+
+def check(
+    source_id: int, *, lease: int | None = None, can_render: bool = True
+) -> CheckResult | None:
+    """Fetch one source now and record the outcome. With `lease` (a claim), nothing happens
+    when the claim is stale. Raises NeedsRender (before any write) when the page needs the
+    browser and this process does not render."""
+    if lease is not None:
+        lease = renew_lease(source_id, lease)
+        if lease is None:
+            return None
+    loaded = load(source_id)
+    if loaded is None:
+        return None
+    source, watch = loaded
+    try:
+        obs = observe(source, watch, can_render=can_render)
+    except NeedsRender as exc:
+        exc.lease = lease
+        raise
+    return record(source, watch, obs)

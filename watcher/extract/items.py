@@ -1,0 +1,84 @@
+"""Items as the extractors find them, and the entries of a fetch document they become."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from watcher.extract.values import clean, title_key
+
+TITLE_MAX = 500
+RESERVED = frozenset({"title", "price"})
+
+
+@dataclass
+class Item:
+    title: str
+    url: str | None = None
+    kind: str = "item"
+    price: int | float | None = None
+    currency: str | None = None
+    image: str | None = None
+    attributes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    key: str | None = None  # an identity of its own (a feed item's id), else the link
+
+
+@dataclass
+class Extraction:
+    entry_kinds: list[dict[str, Any]]
+    entries: list[dict[str, Any]]
+    method: str  # feed | schema.org | blocks | selector | none
+
+    def as_json(self) -> dict[str, Any]:
+        return {"entryKinds": self.entry_kinds, "entries": self.entries}
+
+
+def _entry(item: Item, key: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"identityKey": key, "title": item.title, "kind": item.kind}
+    if item.url:
+        entry["url"] = item.url
+    if item.price is not None:
+        entry["price"] = item.price
+        if item.currency:
+            entry["currency"] = item.currency
+    if item.image:
+        entry["imageUrl"] = item.image
+    attributes = {k: v for k, v in item.attributes.items() if k not in RESERVED and k.strip()}
+    if attributes:
+        entry["attributes"] = attributes
+    return entry
+
+
+def to_extraction(items: Iterable[Item], method: str, ignore: Iterable[str] = ()) -> Extraction:
+    """Entries with identity keys: the item's own link; where several items share one link
+    (plans that all point at a sign-up page), the normalised title. Never a position: an
+    item that repeats exactly (same key) counts once."""
+    dropped = set(ignore)
+    kept: list[Item] = []
+    for item in items:
+        item.title = clean(item.title)[:TITLE_MAX]
+        if not item.title:
+            continue
+        if dropped:
+            item.attributes = {k: v for k, v in item.attributes.items() if k not in dropped}
+        kept.append(item)
+    links = Counter(item.url for item in kept if item.url)
+    entries: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    kinds: dict[str, bool] = {}
+    for item in kept:
+        if item.key:
+            key = item.key[:512]
+        elif item.url and links[item.url] == 1:
+            key = item.url
+        else:
+            key = title_key(item.title)
+        if key in seen:
+            continue
+        seen.add(key)
+        entries.append(_entry(item, key))
+        kinds[item.kind] = kinds.get(item.kind, False) or item.price is not None
+    entry_kinds = [{"name": name, "hasPrice": has_price} for name, has_price in kinds.items()]
+    return Extraction(entry_kinds, entries, method if entries else "none")

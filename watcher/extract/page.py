@@ -1,0 +1,186 @@
+"""A fetched page, parsed once: a feed, or an HTML tree every extractor shares."""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import Any
+
+import lxml.html
+from lxml import etree
+
+from watcher.extract import markdown as md
+from watcher.extract.values import Locale, absolute, clean
+
+_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.IGNORECASE)
+_FEED_START = re.compile(rb"^\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(rss|feed|rdf:RDF)\b", re.S)
+_NEXT_WORDS = frozenset(
+    {
+        "next",
+        "next page",
+        "next »",
+        "next \u203a",
+        "next >",
+        "next→",
+        "next →",
+        "»",
+        "\u203a",
+        ">",
+        "→",
+        ">>",
+        "older",
+        "older posts",
+        "older entries",
+        "weiter",
+        "suivant",
+        "siguiente",
+        "volgende",
+        "successivo",
+        "próxima",
+    }
+)
+_APP_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "react-root")
+_NOISE_TAGS = ("script", "style", "noscript", "template", "svg")
+
+
+def _charset(body: bytes, content_type: str | None) -> str:
+    if content_type and "charset=" in content_type.lower():
+        return content_type.lower().split("charset=", 1)[1].split(";")[0].strip().strip("\"'")
+    match = _CHARSET.search(body[:4096])
+    return match.group(1).decode("ascii", "replace").lower() if match else "utf-8"
+
+
+class Page:
+    """`Page.parse(body, base_url, content_type)`; the tree is built on first use."""
+
+    def __init__(self, body: bytes, base_url: str, content_type: str | None, is_feed: bool):
+        self.body = body
+        self.base_url = base_url
+        self.content_type = content_type
+        self.is_feed = is_feed
+
+    @classmethod
+    def parse(cls, body: bytes | str, base_url: str, content_type: str | None = None) -> Page:
+        data = body.encode() if isinstance(body, str) else body
+        mime = (content_type or "").split(";", 1)[0].strip().lower()
+        if mime in ("text/html", "application/xhtml+xml"):
+            is_feed = False
+        elif "rss" in mime or "atom" in mime:
+            is_feed = True
+        else:
+            is_feed = bool(_FEED_START.match(data[:2048]))
+        return cls(data, base_url, content_type, is_feed)
+
+    @cached_property
+    def encoding(self) -> str:
+        return _charset(self.body, self.content_type)
+
+    @cached_property
+    def text(self) -> str:
+        try:
+            return self.body.decode(self.encoding, "replace")
+        except LookupError:
+            return self.body.decode("utf-8", "replace")
+
+    def html_text(self) -> str:
+        """The page as text (HTML, or the feed's XML), for the snapshot."""
+        return self.text
+
+    @cached_property
+    def tree(self) -> Any:
+        """The lxml HTML tree, links left as written (`absolute` resolves them)."""
+        if not self.text.strip():
+            return lxml.html.fromstring("<html><body></body></html>")
+        parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
+        try:
+            root = lxml.html.fromstring(self.text.encode("utf-8", "replace"), parser=parser)
+        except (etree.ParserError, ValueError):
+            root = lxml.html.fromstring("<html><body></body></html>")
+        return root
+
+    @cached_property
+    def base(self) -> str:
+        """The base URL links resolve against (`<base href>` when the page has one)."""
+        for href in self.tree.xpath("//base/@href")[:1]:
+            resolved = absolute(str(href), self.base_url)
+            if resolved:
+                return resolved
+        return self.base_url
+
+    @cached_property
+    def locale(self) -> Locale:
+        tree = self.tree
+        lang = tree.get("lang") or "".join(tree.xpath("//html/@lang")[:1])
+        declared = None
+        for value in tree.xpath(
+            "//meta[@property='og:price:currency' or @property='product:price:currency' "
+            "or @itemprop='priceCurrency']/@content"
+        )[:1]:
+            declared = str(value)
+        return Locale(str(lang), declared)
+
+    def next_page_url(self) -> str | None:
+        """The listing's next page: `rel=next`, else an evident "next" control."""
+        if self.is_feed:
+            return None
+        tree = self.tree
+        candidates: list[str] = [
+            str(h) for h in tree.xpath("//link[contains(concat(' ', @rel, ' '), ' next ')]/@href")
+        ]
+        candidates += [
+            str(h) for h in tree.xpath("//a[contains(concat(' ', @rel, ' '), ' next ')]/@href")
+        ]
+        for a in tree.iter("a"):
+            if candidates:
+                break
+            href = a.get("href")
+            if not href:
+                continue
+            label = clean(a.get("aria-label") or "").lower()
+            text = clean(a.text_content()).lower()
+            classes = (a.get("class") or "").lower()
+            if (
+                text in _NEXT_WORDS
+                or label.startswith("next")
+                or label == "go to next page"
+                or ("next" in classes.split() or "pagination-next" in classes)
+                or (text.startswith("next") and len(text) < 20)
+            ):
+                candidates.append(href)
+        for href in candidates:
+            url = absolute(href, self.base)
+            if url and url != self.base_url.split("#", 1)[0]:
+                return url
+        return None
+
+    def looks_script_built(self) -> bool:
+        """An app shell: almost no text in the static HTML, and scripts that build it."""
+        if self.is_feed:
+            return False
+        tree = self.tree
+        body = tree.find("body")
+        if body is None:
+            body = tree
+        scripts = len(tree.xpath("//script[@src]")) + len(tree.xpath("//script[@type='module']"))
+        noscript = " ".join(clean(n.text_content()).lower() for n in tree.iter("noscript"))
+        text = clean(
+            " ".join(
+                t
+                for el in body.iter()
+                if isinstance(el.tag, str) and el.tag not in _NOISE_TAGS
+                for t in (el.text, el.tail)
+                if t
+            )
+        )
+        roots = any(tree.xpath(f"//*[@id='{name}']") for name in _APP_ROOTS)
+        if "javascript" in noscript and len(text) < 2000:
+            return True
+        return len(text) < 200 and (roots or scripts > 0)
+
+    def markdown(self) -> str:
+        """Markdown of the page's main content (feeds: a list of their items)."""
+        if self.is_feed:
+            from watcher.extract.feeds import feed_markdown
+
+            return feed_markdown(self)
+        return md.to_markdown(self.tree, self.base)

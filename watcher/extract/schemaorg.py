@@ -1,0 +1,313 @@
+"""schema.org items in a page: JSON-LD always; microdata and RDFa (extruct) only when the
+page carries their markers, because RDFa parsing is slow.
+
+Lists are `ItemList`s (their elements, or the things they name), several `Product`s (with an
+`Offer` or `AggregateOffer`), `JobPosting`s, `Event`s, and a product's `offers` where each
+offer is a plan. A single page-level `Product` (a product page, or one describing the
+category) is not a list: at least two items are needed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from watcher.extract.items import Item
+from watcher.extract.values import (
+    Locale,
+    absolute,
+    availability,
+    clean,
+    lower_camel,
+    number,
+    parse_price,
+)
+
+if TYPE_CHECKING:
+    from watcher.extract.page import Page
+
+LISTED = frozenset(
+    {
+        "Product",
+        "JobPosting",
+        "Event",
+        "Offer",
+        "Course",
+        "Book",
+        "Movie",
+        "Recipe",
+        "Article",
+        "NewsArticle",
+        "BlogPosting",
+        "Place",
+        "LocalBusiness",
+        "Hotel",
+        "Restaurant",
+        "Vehicle",
+        "Car",
+        "SoftwareApplication",
+        "MobileApplication",
+        "Accommodation",
+        "Apartment",
+        "House",
+        "SingleFamilyResidence",
+        "RealEstateListing",
+        "CreativeWork",
+        "VideoObject",
+        "MusicRecording",
+        "Service",
+        "FinancialProduct",
+        "ProductModel",
+        "IndividualProduct",
+        "MusicEvent",
+        "SportsEvent",
+        "BusinessEvent",
+        "EducationEvent",
+        "Game",
+        "VideoGame",
+        "TVSeries",
+        "Review",
+        "Question",
+        "DiscussionForumPosting",
+    }
+)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_SCHEMA_PREFIX = re.compile(r"^(https?://)?schema\.org/")
+
+
+def _type(node: dict[str, Any]) -> str:
+    t = node.get("@type") or node.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if isinstance(x, str)), "")
+    return _SCHEMA_PREFIX.sub("", t) if isinstance(t, str) else ""
+
+
+def _json_ld(page: Page) -> list[Any]:
+    docs: list[Any] = []
+    for script in page.tree.xpath("//script[@type='application/ld+json']"):
+        text = (script.text or "").strip()
+        if not text:
+            continue
+        text = text.removeprefix("<!--").removesuffix("-->").strip()
+        try:
+            docs.append(json.loads(text))
+        except ValueError:
+            try:
+                docs.append(json.loads(_TRAILING_COMMA.sub(r"\1", text)))
+            except ValueError:
+                continue
+    return docs
+
+
+def _extruct_nodes(page: Page) -> list[Any]:
+    """Microdata and RDFa as JSON-LD-shaped dicts, only for pages that use them."""
+    raw = page.body
+    syntaxes = []
+    if b"itemscope" in raw:
+        syntaxes.append("microdata")
+    if b"typeof=" in raw and (b"vocab=" in raw or b"schema.org" in raw):
+        syntaxes.append("rdfa")
+    if not syntaxes:
+        return []
+    import extruct
+
+    try:
+        data = extruct.extract(
+            page.tree, base_url=page.base, syntaxes=syntaxes, uniform=True, errors="ignore"
+        )
+    except Exception:  # a malformed page must not break the fetch: no schema.org then
+        return []
+    return [node for syntax in syntaxes for node in data.get(syntax, [])]
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    """Every top-level thing: @graph members and array elements flattened."""
+    if isinstance(node, list):
+        for x in node:
+            yield from _walk(x)
+    elif isinstance(node, dict):
+        if "@graph" in node:
+            yield from _walk(node["@graph"])
+        else:
+            yield node
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    if isinstance(value, dict):
+        value = value.get("name") or value.get("@value") or value.get("text") or ""
+    return clean(str(value)) if value is not None else ""
+
+
+def _url(value: Any, base: str) -> str | None:
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if isinstance(value, dict):
+        value = value.get("url") or value.get("@id") or value.get("contentUrl")
+    return absolute(value, base) if isinstance(value, str) else None
+
+
+def _amount(value: Any, locale: Locale) -> int | float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return number(value)
+    found = parse_price(str(value), locale)
+    return found[0] if found else None
+
+
+def _offer(item: Item, offers: Any, locale: Locale) -> None:
+    if isinstance(offers, list):
+        offers = next((o for o in offers if isinstance(o, dict)), None)
+    if not isinstance(offers, dict):
+        return
+    spec = offers.get("priceSpecification")
+    if isinstance(spec, list):
+        spec = spec[0] if spec else None
+    price = offers.get("price")
+    if price is None:
+        price = offers.get("lowPrice")
+    if price is None and isinstance(spec, dict):
+        price = spec.get("price")
+    item.price = _amount(price, locale)
+    currency = offers.get("priceCurrency") or (spec or {}).get("priceCurrency")
+    if item.price is not None:
+        item.currency = locale.currency(str(currency)) if currency else locale.declared
+    stock = availability(offers.get("availability"))
+    if stock is not None:
+        item.attributes["inStock"] = {"b": stock}
+
+
+def _place(value: Any) -> str:
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if not isinstance(value, dict):
+        return _text(value)
+    address = value.get("address")
+    if isinstance(address, dict):
+        parts = [
+            _text(address.get(k))
+            for k in ("addressLocality", "addressRegion", "addressCountry")
+            if address.get(k)
+        ]
+        if parts:
+            return ", ".join(p for p in parts if p)
+    elif isinstance(address, str) and address.strip():
+        return clean(address)
+    return _text(value.get("name"))
+
+
+def _salary(item: Item, salary: Any, locale: Locale) -> None:
+    if not isinstance(salary, dict):
+        return
+    currency = salary.get("currency")
+    unit = locale.currency(str(currency)) if currency else None
+    value = salary.get("value")
+    low = high = None
+    if isinstance(value, dict):
+        low = _amount(value.get("minValue"), locale)
+        high = _amount(value.get("maxValue"), locale)
+        single = _amount(value.get("value"), locale)
+        if low is None and high is None:
+            low = high = single
+    else:
+        low = high = _amount(value, locale)
+    for name, amount in (("salaryMin", low), ("salaryMax", high)):
+        if amount is not None:
+            item.attributes[name] = {"n": amount, "unit": unit} if unit else {"n": amount}
+
+
+def _item(node: dict[str, Any], kind: str, base: str, locale: Locale) -> Item | None:
+    title = _text(node.get("name") or node.get("headline") or node.get("title"))
+    if not title:
+        return None
+    item = Item(title=title, url=_url(node.get("url") or node.get("@id"), base), kind=kind)
+    image = node.get("image")
+    item.image = _url(image, base)
+    if "offers" in node:
+        _offer(item, node["offers"], locale)
+    elif kind == "offer":
+        _offer(item, node, locale)
+    if kind == "jobPosting":
+        _salary(item, node.get("baseSalary"), locale)
+        location = _place(node.get("jobLocation"))
+        if location:
+            item.attributes["location"] = {"s": location}
+        employment = node.get("employmentType")
+        if employment:
+            text = ", ".join(employment) if isinstance(employment, list) else str(employment)
+            item.attributes["employmentType"] = {"s": clean(text)}
+        company = _text(node.get("hiringOrganization"))
+        if company:
+            item.attributes["company"] = {"s": company}
+    elif kind.endswith("vent"):
+        start = node.get("startDate")
+        if isinstance(start, str) and start.strip():
+            item.attributes["startDate"] = {"s": start.strip()}
+        location = _place(node.get("location"))
+        if location:
+            item.attributes["location"] = {"s": location}
+    rating = node.get("aggregateRating")
+    if isinstance(rating, dict):
+        value = _amount(rating.get("ratingValue"), locale)
+        if value is not None:
+            item.attributes["rating"] = {"n": value}
+    return item
+
+
+def _list_elements(node: dict[str, Any], base: str, locale: Locale) -> list[Item]:
+    elements = node.get("itemListElement") or []
+    if isinstance(elements, dict):
+        elements = [elements]
+    items: list[Item] = []
+    for element in elements:
+        if not isinstance(element, dict):
+            continue
+        thing = element.get("item")
+        if isinstance(thing, dict) and (thing.get("name") or thing.get("headline")):
+            kind = lower_camel(_type(thing)) or "listItem"
+            made = _item(thing, kind, base, locale)
+        else:
+            made = _item(element, "listItem", base, locale)
+            if made is not None and made.url is None and isinstance(thing, str):
+                made.url = absolute(thing, base)
+        if made is not None:
+            items.append(made)
+    return items
+
+
+def schema_items(page: Page) -> list[Item]:
+    """The page's schema.org list, or [] when it has none (fewer than two items)."""
+    base, locale = page.base, page.locale
+    nodes = [n for doc in _json_ld(page) for n in _walk(doc)]
+    if not any(_type(n) in LISTED or _type(n) == "ItemList" for n in nodes):
+        nodes += [n for doc in _extruct_nodes(page) for n in _walk(doc)]
+    best: list[Item] = []
+    listed: list[Item] = []
+    for node in nodes:
+        t = _type(node)
+        if t == "ItemList" or t.endswith("ItemList"):
+            items = _list_elements(node, base, locale)
+            if len(items) > len(best):
+                best = items
+        elif t in LISTED:
+            made = _item(node, lower_camel(t), base, locale)
+            if made is not None:
+                listed.append(made)
+        if t in ("Product", "Service", "SoftwareApplication") and isinstance(
+            node.get("offers"), list
+        ):
+            plans = [
+                _item(o, "offer", base, locale)
+                for o in node["offers"]
+                if isinstance(o, dict) and o.get("name")
+            ]
+            plans_found = [p for p in plans if p is not None]
+            if len(plans_found) >= 2 and len(plans_found) > len(best):
+                best = plans_found
+    if len(listed) > len(best):
+        best = listed
+    return best if len(best) >= 2 else []

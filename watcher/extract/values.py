@@ -1,0 +1,298 @@
+"""Values as history records them: prices with ISO 4217 currencies, numbers, booleans, names.
+
+Prices are read with price-parser (`1.299,00 €` → 1299, `$1,299` → 1299); the currency is
+always an ISO code, never a symbol: `$` is USD unless the page says otherwise (its
+language, `og:price:currency`, a `priceCurrency`).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from price_parser import Price
+
+# Symbols and local abbreviations that name one currency.
+_SYMBOLS = {
+    "€": "EUR",
+    "£": "GBP",
+    "₹": "INR",
+    "₽": "RUB",
+    "₩": "KRW",
+    "₺": "TRY",
+    "₫": "VND",
+    "₱": "PHP",
+    "₪": "ILS",
+    "₴": "UAH",
+    "฿": "THB",
+    "₦": "NGN",
+    "₿": "BTC",
+    "zł": "PLN",
+    "kč": "CZK",
+    "ft": "HUF",
+    "r$": "BRL",
+    "c$": "CAD",
+    "ca$": "CAD",
+    "a$": "AUD",
+    "au$": "AUD",
+    "nz$": "NZD",
+    "hk$": "HKD",
+    "s$": "SGD",
+    "us$": "USD",
+    "mx$": "MXN",
+    "fr.": "CHF",
+    "sfr.": "CHF",
+    "rm": "MYR",
+    "rp": "IDR",
+    "lei": "RON",
+    "лв": "BGN",
+    "\u0440\u0443\u0431": "RUB",  # the Cyrillic abbreviation
+    "₸": "KZT",
+}
+# `$`, `¥` and `kr` depend on the country: the page's language decides.
+_DOLLAR_BY_REGION = {
+    "CA": "CAD",
+    "AU": "AUD",
+    "NZ": "NZD",
+    "MX": "MXN",
+    "SG": "SGD",
+    "HK": "HKD",
+    "AR": "ARS",
+    "CL": "CLP",
+    "CO": "COP",
+    "TW": "TWD",
+}
+_KRONA_BY_LANGUAGE = {"da": "DKK", "nb": "NOK", "nn": "NOK", "no": "NOK", "sv": "SEK", "is": "ISK"}
+ISO_CODES = frozenset(
+    [
+        "AED",
+        "ARS",
+        "AUD",
+        "BGN",
+        "BHD",
+        "BRL",
+        "BTC",
+        "CAD",
+        "CHF",
+        "CLP",
+        "CNY",
+        "COP",
+        "CZK",
+        "DKK",
+        "EGP",
+        "ETH",
+        "EUR",
+        "GBP",
+        "HKD",
+        "HUF",
+        "IDR",
+        "ILS",
+        "INR",
+        "ISK",
+        "JPY",
+        "KES",
+        "KRW",
+        "KWD",
+        "KZT",
+        "MAD",
+        "MXN",
+        "MYR",
+        "NGN",
+        "NOK",
+        "NZD",
+        "PEN",
+        "PHP",
+        "PKR",
+        "PLN",
+        "QAR",
+        "RON",
+        "RSD",
+        "RUB",
+        "SAR",
+        "SEK",
+        "SGD",
+        "THB",
+        "TRY",
+        "TWD",
+        "UAH",
+        "USD",
+        "VND",
+        "ZAR",
+    ]
+)
+_BOOL_TRUE = frozenset({"yes", "true", "in stock", "instock", "available", "y", "on"})
+_BOOL_FALSE = frozenset(
+    {"no", "false", "out of stock", "outofstock", "sold out", "soldout", "unavailable", "n", "off"}
+)
+_SPACE = re.compile(r"\s+")
+_NUMBER = re.compile(r"^[+-]?(\d{1,3}([,\s'\u00a0\u202f]\d{3})+|\d+)([.,]\d+)?\s*%?$")
+_CAMEL_SPLIT = re.compile(r"[^0-9A-Za-z]+")
+_HAS_DIGIT = re.compile(r"\d")
+_CURRENCY_HINT = re.compile(
+    r"[€£$¥₹₽₩₺₫₱₪₴฿₦₿₸]|\b(?:" + "|".join(sorted(ISO_CODES)) + r")\b|zł|kč|\bkr\b|\bfr\.",
+    re.IGNORECASE,
+)
+
+
+def clean(text: str | None) -> str:
+    """Whitespace collapsed and trimmed."""
+    return _SPACE.sub(" ", text or "").strip()
+
+
+def number(value: Decimal | float | int) -> int | float:
+    """A JSON number: a whole number as an int (`29.0` → 29)."""
+    if isinstance(value, int):
+        return value
+    f = float(value)
+    return int(f) if f.is_integer() and abs(f) < 2**53 else f
+
+
+class Locale:
+    """What a page says about its currency: language region, declared currency."""
+
+    def __init__(self, lang: str = "", declared: str | None = None) -> None:
+        parts = lang.replace("_", "-").split("-")
+        self.language = parts[0].lower() if parts and parts[0] else ""
+        self.region = parts[1].upper() if len(parts) > 1 else ""
+        self.declared = declared.upper() if declared and declared.upper() in ISO_CODES else None
+
+    def currency(self, raw: str | None) -> str | None:
+        """The ISO code of a currency as written on the page (a symbol, or a code)."""
+        if not raw:
+            return self.declared
+        token = raw.strip()
+        upper = token.upper()
+        if upper in ISO_CODES:
+            return upper
+        lower = token.lower()
+        if lower in _SYMBOLS:
+            return _SYMBOLS[lower]
+        if token == "$":
+            if self.declared:
+                return self.declared
+            return _DOLLAR_BY_REGION.get(self.region, "USD")
+        if token in ("¥", "￥", "元"):
+            return self.declared or ("CNY" if self.language == "zh" else "JPY")
+        if lower in ("kr", "kr."):
+            return self.declared or _KRONA_BY_LANGUAGE.get(self.language, "SEK")
+        if upper.endswith("$") and upper[:-1] in ("US", "U.S."):
+            return "USD"
+        return self.declared
+
+
+def parse_price(text: str, locale: Locale) -> tuple[int | float, str | None] | None:
+    """(amount, ISO currency) of the first price in `text`, or None."""
+    if not text or not _HAS_DIGIT.search(text):
+        return None
+    price = Price.fromstring(text)
+    if price.amount is None:
+        return None
+    try:
+        amount = number(price.amount)
+    except (InvalidOperation, ValueError, OverflowError):
+        return None
+    return amount, locale.currency(price.currency)
+
+
+def has_currency(text: str) -> bool:
+    return bool(_CURRENCY_HINT.search(text))
+
+
+def parse_number(text: str) -> int | float | None:
+    """A plain number as written (`1,234.5`, `12 %`), or None."""
+    t = text.strip()
+    if not t or not _NUMBER.match(t):
+        return None
+    t = t.rstrip("%").strip()
+    for sep in (" ", "\u00a0", "\u202f", "'"):
+        t = t.replace(sep, "")
+    if "," in t and "." in t:
+        t = (
+            t.replace(",", "")
+            if t.rfind(".") > t.rfind(",")
+            else t.replace(".", "").replace(",", ".")
+        )
+    elif "," in t:
+        head, _, tail = t.rpartition(",")
+        t = t.replace(",", "") if len(tail) == 3 else f"{head.replace(',', '')}.{tail}"
+    try:
+        return number(Decimal(t))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def parse_bool(text: str) -> bool | None:
+    t = clean(text).lower().rstrip(".!")
+    if t in _BOOL_TRUE:
+        return True
+    if t in _BOOL_FALSE:
+        return False
+    return None
+
+
+def availability(value: Any) -> bool | None:
+    """schema.org availability (`https://schema.org/InStock`, `OutOfStock`, …) as a boolean."""
+    if not isinstance(value, str) or not value:
+        return None
+    name = value.rstrip("/").rsplit("/", 1)[-1].lower()
+    if name in ("instock", "onlineonly", "limitedavailability", "instoreonly", "presale"):
+        return True
+    if name in ("outofstock", "soldout", "discontinued", "backorder", "preorder"):
+        return False
+    return None
+
+
+def typed(text: str, locale: Locale) -> dict[str, Any] | None:
+    """A field selector's value as an attribute: number, boolean, or string."""
+    t = clean(text)
+    if not t:
+        return None
+    flag = parse_bool(t)
+    if flag is not None:
+        return {"b": flag}
+    n = parse_number(t)
+    if n is not None:
+        return {"n": n}
+    if has_currency(t):
+        price = parse_price(t, locale)
+        if price is not None and len(t) <= 40:
+            amount, currency = price
+            return {"n": amount, "unit": currency} if currency else {"n": amount}
+    return {"s": t[:2000]}
+
+
+def lower_camel(text: str) -> str:
+    """`product-card` → `productCard`, `JobPosting` → `jobPosting`, `Market cap` → `marketCap`."""
+    words = [w for w in _CAMEL_SPLIT.split(text) if w]
+    if not words:
+        return ""
+    first = words[0]
+    head = first[0].lower() + first[1:] if not first.isupper() else first.lower()
+    return head + "".join(
+        w[0].upper() + w[1:].lower() if w.isupper() else w[0].upper() + w[1:] for w in words[1:]
+    )
+
+
+def absolute(url: str | None, base: str) -> str | None:
+    """An absolute http(s) URL without its fragment, or None."""
+    if not url:
+        return None
+    url = url.strip()
+    if not url or url.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+        return None
+    try:
+        full = urljoin(base, url)
+        parts = urlsplit(full)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    full = full.split("#", 1)[0]
+    return full if len(full) <= 2048 else None
+
+
+def title_key(title: str) -> str:
+    """The normalised title, an identity where items share one link."""
+    return clean(title).lower()[:512]

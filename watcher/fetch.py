@@ -1,0 +1,240 @@
+"""Static page fetching: httpx, with every connection SSRF-checked.
+
+- Every TCP connection goes through `_GuardedBackend`, which resolves the host itself,
+  checks *every* address with `netguard`, and connects to a checked address: the first
+  request, every redirect hop (followed here, at most FETCH_MAX_REDIRECTS) and robots.txt
+  alike. TLS still verifies the URL's host name. Proxies from the environment are ignored.
+- Connect and total timeouts; the body is streamed and decoded here (gzip and deflate
+  only), so a compression bomb stops at FETCH_MAX_BYTES of *decoded* bytes.
+- Conditional requests: the caller passes the last ETag and Last-Modified.
+
+Failures raise `FetchFailed` with one human-readable sentence: the fetch's `failed` reason.
+"""
+
+from __future__ import annotations
+
+import ssl
+import threading
+import time
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import httpcore
+import httpx
+from django.conf import settings
+
+import netguard
+
+ACCEPT = (
+    "text/html,application/xhtml+xml,application/rss+xml,application/atom+xml,"
+    "application/xml;q=0.9,text/xml;q=0.9,*/*;q=0.5"
+)
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+class FetchFailed(Exception):
+    """The page could not be fetched; `reason` is one sentence for the owner."""
+
+    def __init__(self, reason: str, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status  # the HTTP status, when the server answered >= 400
+
+
+@dataclass
+class Fetched:
+    url: str  # after redirects
+    status: int  # 200, or 304 for a conditional request that matched
+    content_type: str | None
+    body: bytes
+    etag: str
+    last_modified: str
+
+    @property
+    def not_modified(self) -> bool:
+        return self.status == 304
+
+
+class _GuardedBackend(httpcore.NetworkBackend):
+    """httpcore's socket backend, connecting only to addresses netguard accepts."""
+
+    def __init__(self) -> None:
+        self._inner = httpcore.SyncBackend()
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        addresses = netguard.checked_addresses(
+            netguard.normalise_host(host),
+            port,
+            allow_loopback=settings.FETCH_ALLOW_LOOPBACK,
+        )
+        last: Exception | None = None
+        for address in addresses:
+            try:
+                return self._inner.connect_tcp(
+                    address, port, timeout, local_address, socket_options
+                )
+            except httpcore.ConnectError as exc:
+                last = exc
+        assert last is not None
+        raise last
+
+    def connect_unix_socket(self, *args: Any, **kwargs: Any) -> httpcore.NetworkStream:
+        raise netguard.UnsafeURL("unix sockets are not allowed")
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+class _GuardedTransport(httpx.HTTPTransport):
+    def __init__(self) -> None:
+        super().__init__(trust_env=False, retries=0)
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=ssl.create_default_context(),
+            max_connections=100,
+            max_keepalive_connections=20,
+            keepalive_expiry=5.0,
+            network_backend=_GuardedBackend(),
+        )
+
+
+_local = threading.local()
+
+
+def client() -> httpx.Client:
+    """This thread's client (connection reuse across fetches, e.g. robots.txt then page)."""
+    c = getattr(_local, "client", None)
+    if c is None:
+        c = httpx.Client(
+            transport=_GuardedTransport(),
+            follow_redirects=False,
+            trust_env=False,
+            headers={"User-Agent": settings.FETCH_USER_AGENT},
+        )
+        _local.client = c
+    return c
+
+
+def check_page_url(url: str) -> None:
+    """The static part of the SSRF check (scheme, credentials, host spelling). Raises
+    UnsafeURL; the addresses are checked when connecting."""
+    netguard.split_url(url, schemes=("http", "https"))
+
+
+def _decoder(encoding: str) -> Any:
+    encoding = encoding.strip().lower()
+    if encoding in ("", "identity"):
+        return None
+    if encoding in ("gzip", "x-gzip"):
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if encoding == "deflate":
+        return zlib.decompressobj()
+    raise FetchFailed(f"the server sent an unsupported content encoding ({encoding})")
+
+
+def _read_body(response: httpx.Response, limit: int, deadline: float) -> bytes:
+    """The decoded body, stopping past `limit` decoded bytes or at the deadline."""
+    decoder = _decoder(response.headers.get("content-encoding", ""))
+    chunks: list[bytes] = []
+    size = 0
+    too_big = FetchFailed(f"the page is larger than {limit // 1_000_000 or 1} MB")
+    for raw in response.iter_raw():
+        if time.monotonic() > deadline:
+            raise FetchFailed("the page took too long to download")
+        if decoder is None:
+            data = raw
+        else:
+            try:
+                # max_length bounds what one chunk may inflate to: a bomb stops here.
+                data = decoder.decompress(raw, limit + 1 - size)
+            except zlib.error as exc:
+                raise FetchFailed("the page's compressed body is corrupt") from exc
+            if decoder.unconsumed_tail:
+                raise too_big
+        size += len(data)
+        if size > limit:
+            raise too_big
+        chunks.append(data)
+    return b"".join(chunks)
+
+
+def _failure(exc: Exception, url: str) -> FetchFailed:
+    host = urlsplit(url).hostname or url
+    if isinstance(exc, netguard.UnsafeURL):
+        return FetchFailed(f"Tidemark does not fetch this address: {exc}.")
+    if isinstance(exc, netguard.DNSFailure):
+        return FetchFailed(f"the host name {host} could not be resolved.")
+    if isinstance(exc, httpx.ConnectTimeout):
+        return FetchFailed(f"the connection to {host} timed out.")
+    if isinstance(exc, httpx.TimeoutException):
+        return FetchFailed(f"{host} did not answer in time.")
+    if isinstance(exc, httpx.ConnectError):
+        text = str(exc)
+        if "CERTIFICATE" in text.upper() or "SSL" in text.upper():
+            return FetchFailed(f"the TLS connection to {host} failed: {text}.")
+        return FetchFailed(f"the connection to {host} failed: {text or 'refused'}.")
+    if isinstance(exc, httpx.HTTPError):
+        return FetchFailed(f"the request to {host} failed: {exc}.")
+    return FetchFailed(f"the request to {host} failed: {exc}.")
+
+
+def get(
+    url: str,
+    *,
+    etag: str = "",
+    last_modified: str = "",
+    max_bytes: int | None = None,
+    accept: str = ACCEPT,
+) -> Fetched:
+    """GET a page, following at most FETCH_MAX_REDIRECTS redirects, each hop re-checked.
+    An HTTP status >= 400 raises FetchFailed."""
+    limit = max_bytes or settings.FETCH_MAX_BYTES
+    deadline = time.monotonic() + settings.FETCH_TOTAL_TIMEOUT
+    headers = {"Accept": accept, "Accept-Encoding": "gzip, deflate"}
+    timeout = httpx.Timeout(settings.FETCH_TOTAL_TIMEOUT, connect=settings.FETCH_CONNECT_TIMEOUT)
+    if etag:
+        headers["If-None-Match"] = etag
+    if last_modified:
+        headers["If-Modified-Since"] = last_modified
+    current = url
+    for _hop in range(settings.FETCH_MAX_REDIRECTS + 1):
+        try:
+            check_page_url(current)
+        except netguard.UnsafeURL as exc:
+            raise _failure(exc, current) from exc
+        try:
+            with client().stream("GET", current, headers=headers, timeout=timeout) as response:
+                status = response.status_code
+                if status in _REDIRECTS and "location" in response.headers:
+                    current = urljoin(current, response.headers["location"])
+                    continue
+                if status == 304:
+                    return Fetched(current, 304, None, b"", etag, last_modified)
+                if status >= 400:
+                    phrase = response.reason_phrase or ""
+                    raise FetchFailed(
+                        f"the server answered {status} {phrase}".rstrip() + ".", status
+                    )
+                body = _read_body(response, limit, deadline)
+                return Fetched(
+                    current,
+                    status,
+                    response.headers.get("content-type"),
+                    body,
+                    response.headers.get("etag", ""),
+                    response.headers.get("last-modified", ""),
+                )
+        except FetchFailed:
+            raise
+        except (httpx.HTTPError, OSError, netguard.UnsafeURL, ssl.SSLError) as exc:
+            raise _failure(exc, current) from exc
+    raise FetchFailed(f"the page redirected more than {settings.FETCH_MAX_REDIRECTS} times.")

@@ -1,0 +1,102 @@
+"""Politeness per host: at most FETCH_HOST_CONCURRENCY requests at once and at least
+FETCH_HOST_GAP_MS between the starts of two requests to one host, across every worker.
+
+The counters live in Redis when there is one (two small Lua scripts, one round trip each),
+else in this process (the embedded default runs one worker).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from django.conf import settings
+
+# Take a slot: INCR the host's in-flight counter unless it is full; the counter expires on
+# its own should a worker die holding slots.
+_TAKE = """
+local n = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if n > tonumber(ARGV[1]) then
+  redis.call('DECR', KEYS[1])
+  return 0
+end
+return 1
+"""
+# Reserve the next start time: returns how many ms to wait before starting.
+_RESERVE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
+local start = math.max(now, nxt)
+redis.call('SET', KEYS[1], start + tonumber(ARGV[1]), 'PX', tonumber(ARGV[1]) + 60000)
+return start - now
+"""
+_SLOT_TTL_MS = 120_000  # longer than any fetch may take
+_POLL_SECONDS = 0.05
+
+
+class _Local:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.in_flight: dict[str, int] = {}
+        self.next_start: dict[str, float] = {}
+
+    def take(self, host: str, limit: int) -> bool:
+        with self.lock:
+            if self.in_flight.get(host, 0) >= limit:
+                return False
+            self.in_flight[host] = self.in_flight.get(host, 0) + 1
+            return True
+
+    def give(self, host: str) -> None:
+        with self.lock:
+            self.in_flight[host] = max(0, self.in_flight.get(host, 0) - 1)
+
+    def reserve(self, host: str, gap_ms: int) -> float:
+        with self.lock:
+            now = time.monotonic()
+            start = max(now, self.next_start.get(host, 0.0))
+            self.next_start[host] = start + gap_ms / 1000
+            return start - now
+
+
+_local = _Local()
+
+
+def _redis() -> Any:
+    if not settings.REDIS_URL:
+        return None
+    from django_redis import get_redis_connection
+
+    return get_redis_connection("default")
+
+
+@contextlib.contextmanager
+def host_slot(host: str) -> Iterator[None]:
+    """Wait for a slot of `host` and its gap, hold the slot for the block's duration."""
+    limit = max(1, settings.FETCH_HOST_CONCURRENCY)
+    gap_ms = max(0, settings.FETCH_HOST_GAP_MS)
+    conn = _redis()
+    if conn is None:
+        while not _local.take(host, limit):
+            time.sleep(_POLL_SECONDS)
+        try:
+            time.sleep(_local.reserve(host, gap_ms))
+            yield
+        finally:
+            _local.give(host)
+        return
+    slots, gap = f"tm:host:{host}:n", f"tm:host:{host}:next"
+    while not conn.eval(_TAKE, 1, slots, limit, _SLOT_TTL_MS):
+        time.sleep(_POLL_SECONDS)
+    try:
+        wait_ms = int(conn.eval(_RESERVE, 1, gap, gap_ms)) if gap_ms else 0
+        if wait_ms > 0:
+            time.sleep(wait_ms / 1000)
+        yield
+    finally:
+        conn.decr(slots)

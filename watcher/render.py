@@ -1,0 +1,185 @@
+"""Rendered fetching: headless Chromium (Debian's `chromium`) through Playwright.
+
+One browser per process, started on first use and restarted after
+RENDER_PAGES_PER_BROWSER pages (so a leak in the browser cannot grow without bound); a fresh
+context per page, with service workers blocked and downloads refused. Every request the
+page makes (documents, frames, scripts, images, XHR, fetch, WebSocket) is checked against
+the same SSRF rules as static fetches (`netguard`) before Chromium may send it; anything
+else (169.254.169.254, private ranges, `file:`) is aborted.
+
+Chromium resolves host names again after the check; the check is the same one every hop
+of a static fetch gets, and the browser never follows a redirect to an unchecked address
+because each hop is a new request the route sees.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import threading
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+import netguard
+from watcher.fetch import FetchFailed
+
+_SAFE_SCHEMES = frozenset({"data", "blob", "about"})
+
+
+class BrowserMissing(Exception):
+    """No Chromium is installed here."""
+
+
+@dataclass
+class Rendered:
+    url: str
+    html: str
+    screenshot: bytes  # a full-page PNG
+    blocked: list[str]  # sub-requests refused by the SSRF check
+
+
+def chromium_path() -> str | None:
+    path = settings.CHROMIUM_PATH
+    if path and os.access(path, os.X_OK):
+        return path
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def available() -> bool:
+    return chromium_path() is not None
+
+
+def request_refusal(url: str) -> str | None:
+    """Why the page's browser may not send a request to `url`, or None."""
+    scheme = urlsplit(url).scheme.lower()
+    if scheme in _SAFE_SCHEMES:
+        return None
+    try:
+        netguard.check_url(url, allow_loopback=settings.FETCH_ALLOW_LOOPBACK)
+    except (netguard.UnsafeURL, netguard.DNSFailure) as exc:
+        return str(exc)
+    return None
+
+
+class _Browser:
+    """This process's browser: lazily started, restarted after a number of pages."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.playwright: Any = None
+        self.browser: Any = None
+        self.pages = 0
+
+    def _start(self) -> None:
+        path = chromium_path()
+        if path is None:
+            raise BrowserMissing
+        from playwright.sync_api import sync_playwright
+
+        if self.playwright is None:
+            self.playwright = sync_playwright().start()
+        args = ["--disable-dev-shm-usage", "--disable-gpu", "--mute-audio"]
+        if os.geteuid() == 0:
+            args.append("--no-sandbox")  # Chromium refuses its sandbox as root
+        self.browser = self.playwright.chromium.launch(
+            executable_path=path, headless=True, args=args
+        )
+        self.pages = 0
+
+    def close(self) -> None:
+        if self.browser is not None:
+            with contextlib.suppress(Exception):  # a dead browser is what we replace
+                self.browser.close()
+            self.browser = None
+
+    def shutdown(self) -> None:
+        self.close()
+        if self.playwright is not None:
+            self.playwright.stop()
+            self.playwright = None
+
+    def get(self) -> Any:
+        if self.browser is not None and (
+            self.pages >= settings.RENDER_PAGES_PER_BROWSER or not self.browser.is_connected()
+        ):
+            self.close()
+        if self.browser is None:
+            self._start()
+        self.pages += 1
+        return self.browser
+
+
+_browser = _Browser()
+
+
+def shutdown() -> None:
+    """Stop this process's browser (worker shutdown, tests)."""
+    with _browser.lock:
+        _browser.shutdown()
+
+
+def render(url: str) -> Rendered:
+    """Load `url` in a fresh context and return its DOM and a full-page screenshot.
+    Raises BrowserMissing, or FetchFailed when the page cannot be loaded."""
+    timeout_ms = settings.RENDER_TIMEOUT_SECONDS * 1000
+    refusal = request_refusal(url)
+    if refusal:
+        raise FetchFailed(f"Tidemark does not fetch this address: {refusal}.")
+    blocked: list[str] = []
+
+    def guard(route: Any) -> None:
+        request_url = route.request.url
+        if request_refusal(request_url):
+            blocked.append(request_url)
+            route.abort("blockedbyclient")
+        else:
+            route.continue_()
+
+    def guard_socket(ws: Any) -> None:
+        if request_refusal(ws.url.replace("ws", "http", 1)):
+            blocked.append(ws.url)
+            ws.close()
+        else:
+            ws.connect_to_server()
+
+    with _browser.lock:  # Playwright's sync API is not thread-safe: one page at a time
+        browser = _browser.get()
+        context = browser.new_context(
+            user_agent=settings.FETCH_USER_AGENT,
+            service_workers="block",
+            accept_downloads=False,
+            java_script_enabled=True,
+            viewport={"width": 1280, "height": 900},
+        )
+        try:
+            context.set_default_timeout(timeout_ms)
+            context.route("**/*", guard)
+            context.route_web_socket("**/*", guard_socket)
+            page = context.new_page()
+            try:
+                response = page.goto(url, wait_until="load", timeout=timeout_ms)
+            except Exception as exc:
+                raise FetchFailed(
+                    f"the browser could not load the page: {_first_line(exc)}."
+                ) from exc
+            if response is not None and response.status >= 400:
+                raise FetchFailed(
+                    f"the server answered {response.status} {response.status_text}".rstrip() + ".",
+                    response.status,
+                )
+            with contextlib.suppress(Exception):  # pages that keep polling never go idle
+                page.wait_for_load_state("networkidle", timeout=min(timeout_ms, 5000))
+            html = page.content()
+            screenshot = page.screenshot(full_page=True, type="png")
+            return Rendered(page.url, html, screenshot, blocked)
+        finally:
+            context.close()
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

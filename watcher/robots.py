@@ -1,0 +1,65 @@
+"""robots.txt, honoured (RFC 9309) with Protego and cached per origin.
+
+The file is fetched through the same SSRF-checked client as pages. 4xx answers mean no
+rules (everything allowed); a 5xx answer means everything is disallowed until the file can
+be read again (RFC 9309 section 2.3.1.4), cached for a short time. When the host does not
+answer at all, the page's own request fails and its reason is the one recorded.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.cache import cache
+from protego import Protego
+
+from watcher import fetch
+
+ROBOTS_MAX_BYTES = 500_000  # RFC 9309: parse at least 500 KiB
+_UNREACHABLE = "\x00unreachable"
+_UNREACHABLE_CACHE_SECONDS = 300
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def user_agent_token() -> str:
+    """The product token robots.txt groups are matched against: `Tidemark`."""
+    return settings.FETCH_USER_AGENT.split("/", 1)[0].strip() or "Tidemark"
+
+
+def _load(origin: str) -> str:
+    key = f"tm:robots:{origin}"
+    text = cache.get(key)
+    if text is not None:
+        return str(text)
+    try:
+        fetched = fetch.get(f"{origin}/robots.txt", max_bytes=ROBOTS_MAX_BYTES, accept="text/plain")
+        text, seconds = fetched.body.decode("utf-8", "replace"), settings.FETCH_ROBOTS_CACHE_SECONDS
+    except fetch.FetchFailed as exc:
+        if exc.status is None:
+            # No answer at all (DNS, connection, timeout): the page's own request will
+            # fail the same way and say why; nothing is cached.
+            return ""
+        if exc.status < 500:
+            text, seconds = "", settings.FETCH_ROBOTS_CACHE_SECONDS
+        else:
+            text, seconds = _UNREACHABLE, _UNREACHABLE_CACHE_SECONDS
+    cache.set(key, text, seconds)
+    return text
+
+
+def refusal(url: str) -> str | None:
+    """Why robots.txt forbids fetching `url`, or None when it is allowed."""
+    origin = _origin(url)
+    text = _load(origin)
+    if text == _UNREACHABLE:
+        return f"{origin}/robots.txt could not be read, so the site may not be fetched for now."
+    if not text.strip():
+        return None
+    if Protego.parse(text).can_fetch(url, user_agent_token()):
+        return None
+    return "the site's robots.txt disallows fetching this page for Tidemark."

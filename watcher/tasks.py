@@ -1,0 +1,54 @@
+"""The watcher's Celery tasks: the beat tick that claims due sources, the fetch task, and
+the render task (its own `render` queue, low concurrency: one browser per worker process)."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from celery.signals import worker_process_shutdown
+from django.conf import settings
+
+from watcher import render, schedule
+from watcher.check import NeedsRender, check
+
+log = logging.getLogger(__name__)
+
+MAX_BATCHES_PER_TICK = 10
+
+
+@shared_task(name="watcher.tick", ignore_result=True)
+def tick() -> int:
+    """Claim due sources in batches and enqueue one fetch each; returns how many."""
+    queued = 0
+    for _ in range(MAX_BATCHES_PER_TICK):
+        batch = schedule.claim()
+        for c in batch.claims:
+            fetch_source.apply_async(args=(c.source_id, c.lease))
+        queued += len(batch.claims)
+        if len(batch.claims) + len(batch.credit_paused) < settings.WATCH_CLAIM_BATCH:
+            break
+    return queued
+
+
+@shared_task(name="watcher.fetch", ignore_result=True)
+def fetch_source(source_id: int, lease: int) -> None:
+    try:
+        result = check(source_id, lease=lease, can_render=False)
+    except NeedsRender as exc:
+        render_source.apply_async(args=(source_id, exc.lease))
+        return
+    if result is not None:
+        log.info("source %s: %s", source_id, result.line)
+
+
+@shared_task(name="watcher.render", ignore_result=True)
+def render_source(source_id: int, lease: int | None) -> None:
+    result = check(source_id, lease=lease, can_render=True)
+    if result is not None:
+        log.info("source %s (rendered): %s", source_id, result.line)
+
+
+@worker_process_shutdown.connect
+def _close_browser(**kwargs: object) -> None:
+    render.shutdown()
