@@ -20,7 +20,7 @@ from accounts.revocation import revoke_keys
 
 @admin.register(Account)
 class AccountAdmin(admin.ModelAdmin):
-    list_display = ("slug", "name", "owner", "created_at")
+    list_display = ("slug", "name", "owner", "credits", "created_at")
     list_select_related = ("owner",)
     list_filter = ("created_at",)
     search_fields = ("slug", "name", "owner__username", "owner__email")

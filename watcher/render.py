@@ -18,8 +18,10 @@ import contextlib
 import os
 import shutil
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -28,6 +30,7 @@ import netguard
 from watcher.fetch import FetchFailed
 
 _SAFE_SCHEMES = frozenset({"data", "blob", "about"})
+T = TypeVar("T")
 
 
 class BrowserMissing(Exception):
@@ -66,10 +69,15 @@ def request_refusal(url: str) -> str | None:
 
 
 class _Browser:
-    """This process's browser: lazily started, restarted after a number of pages."""
+    """This process's browser: lazily started, restarted after a number of pages.
+
+    Playwright's sync API keeps an event loop in the thread that started it, where Django's
+    ORM then refuses to run; so the browser lives in one thread of its own, and callers
+    hand it work (`run`)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.executor: ThreadPoolExecutor | None = None
         self.playwright: Any = None
         self.browser: Any = None
         self.pages = 0
@@ -96,11 +104,26 @@ class _Browser:
                 self.browser.close()
             self.browser = None
 
-    def shutdown(self) -> None:
+    def _shutdown(self) -> None:
         self.close()
         if self.playwright is not None:
             self.playwright.stop()
             self.playwright = None
+
+    def run(self, fn: Callable[[], T]) -> T:
+        """Run `fn` in the browser's thread and return its result."""
+        with self.lock:
+            if self.executor is None:
+                self.executor = ThreadPoolExecutor(1, thread_name_prefix="chromium")
+            executor = self.executor
+        return executor.submit(fn).result()
+
+    def shutdown(self) -> None:
+        with self.lock:
+            executor, self.executor = self.executor, None
+        if executor is not None:
+            executor.submit(self._shutdown).result()
+            executor.shutdown()
 
     def get(self) -> Any:
         if self.browser is not None and (
@@ -118,13 +141,19 @@ _browser = _Browser()
 
 def shutdown() -> None:
     """Stop this process's browser (worker shutdown, tests)."""
-    with _browser.lock:
-        _browser.shutdown()
+    _browser.shutdown()
 
 
 def render(url: str) -> Rendered:
     """Load `url` in a fresh context and return its DOM and a full-page screenshot.
     Raises BrowserMissing, or FetchFailed when the page cannot be loaded."""
+    if chromium_path() is None:
+        raise BrowserMissing
+    # One page at a time per process: the render queue runs one worker per browser.
+    return _browser.run(lambda: _render(url))
+
+
+def _render(url: str) -> Rendered:
     timeout_ms = settings.RENDER_TIMEOUT_SECONDS * 1000
     refusal = request_refusal(url)
     if refusal:
@@ -146,38 +175,38 @@ def render(url: str) -> Rendered:
         else:
             ws.connect_to_server()
 
-    with _browser.lock:  # Playwright's sync API is not thread-safe: one page at a time
-        browser = _browser.get()
+    browser = _browser.get()
+    try:
         context = browser.new_context(
             user_agent=settings.FETCH_USER_AGENT,
             service_workers="block",
             accept_downloads=False,
-            java_script_enabled=True,
             viewport={"width": 1280, "height": 900},
         )
+    except Exception as exc:  # the browser died: the next page starts a new one
+        _browser.close()
+        raise FetchFailed(f"the browser failed: {_first_line(exc)}.") from exc
+    try:
+        context.set_default_timeout(timeout_ms)
+        context.route("**/*", guard)
+        context.route_web_socket("**/*", guard_socket)
+        page = context.new_page()
         try:
-            context.set_default_timeout(timeout_ms)
-            context.route("**/*", guard)
-            context.route_web_socket("**/*", guard_socket)
-            page = context.new_page()
-            try:
-                response = page.goto(url, wait_until="load", timeout=timeout_ms)
-            except Exception as exc:
-                raise FetchFailed(
-                    f"the browser could not load the page: {_first_line(exc)}."
-                ) from exc
-            if response is not None and response.status >= 400:
-                raise FetchFailed(
-                    f"the server answered {response.status} {response.status_text}".rstrip() + ".",
-                    response.status,
-                )
-            with contextlib.suppress(Exception):  # pages that keep polling never go idle
-                page.wait_for_load_state("networkidle", timeout=min(timeout_ms, 5000))
-            html = page.content()
-            screenshot = page.screenshot(full_page=True, type="png")
-            return Rendered(page.url, html, screenshot, blocked)
-        finally:
-            context.close()
+            response = page.goto(url, wait_until="load", timeout=timeout_ms)
+        except Exception as exc:
+            raise FetchFailed(f"the browser could not load the page: {_first_line(exc)}.") from exc
+        if response is not None and response.status >= 400:
+            raise FetchFailed(
+                f"the server answered {response.status} {response.status_text}".rstrip() + ".",
+                response.status,
+            )
+        with contextlib.suppress(Exception):  # pages that keep polling never go idle
+            page.wait_for_load_state("networkidle", timeout=min(timeout_ms, 5000))
+        html = page.content()
+        screenshot = page.screenshot(full_page=True, type="png")
+        return Rendered(page.url, html, screenshot, blocked)
+    finally:
+        context.close()
 
 
 def _first_line(exc: Exception) -> str:

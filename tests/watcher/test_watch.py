@@ -141,7 +141,12 @@ def test_a_price_change_is_a_typed_number_change_with_the_currency(acme: Any, si
     site.page("/lanterns", shop(changed))
     assert fetch(public_id) == "ok: 4 entries, 1 updates"
     update = Update.objects.get(field="price")
-    assert update.value_change == {"type": "number", "previous": 39.9, "current": 29.9, "unit": "EUR"}
+    assert update.value_change == {
+        "type": "number",
+        "previous": 39.9,
+        "current": 29.9,
+        "unit": "EUR",
+    }
     assert update.entry.title == "Brass storm lantern"
 
 
@@ -156,9 +161,11 @@ def test_removed_added_and_reordered_items(acme: Any, site: Site) -> None:
     new = ("iron-lantern", "Iron miner's lantern", "64,00 €")
     site.page("/lanterns", shop([*LANTERNS[1:], new]))
     assert fetch(public_id) == "ok: 4 entries, 2 updates"
-    kinds = dict(Update.objects.filter(change__source__url=site.url("/lanterns")).exclude(
-        change=Change.objects.order_by("at", "id").first()
-    ).values_list("entry__title", "update_type"))
+    kinds = dict(
+        Update.objects.filter(change__source__url=site.url("/lanterns"))
+        .exclude(change=Change.objects.order_by("at", "id").first())
+        .values_list("entry__title", "update_type")
+    )
     assert kinds == {"Brass storm lantern": "removed", "Iron miner's lantern": "new"}
 
 
@@ -214,7 +221,9 @@ def test_unsupported_content_type_is_broken(acme: Any, site: Site) -> None:
 
 
 def test_robots_txt_is_honoured(acme: Any, site: Site) -> None:
-    site.page("/robots.txt", "User-agent: Tidemark\nDisallow: /private\n", content_type="text/plain")
+    site.page(
+        "/robots.txt", "User-agent: Tidemark\nDisallow: /private\n", content_type="text/plain"
+    )
     site.page("/private/list", shop(LANTERNS))
     site.page("/lanterns", shop(LANTERNS))
     blocked = add("acme", site.url("/private/list"))
@@ -226,7 +235,9 @@ def test_robots_txt_is_honoured(acme: Any, site: Site) -> None:
 
 
 def test_redirect_to_a_private_address_is_a_failed_fetch(acme: Any, site: Site) -> None:
-    site.page("/moved", status=302, headers={"Location": "http://169.254.169.254/latest/meta-data/"})
+    site.page(
+        "/moved", status=302, headers={"Location": "http://169.254.169.254/latest/meta-data/"}
+    )
     public_id = add("acme", site.url("/moved"))
     line = fetch(public_id)
     assert line.startswith("failed: Tidemark does not fetch this address:")
