@@ -207,6 +207,7 @@ def test_consecutive_failures_auto_pause_and_an_ok_fetch_resumes(account, settin
 
     assert (paused.status, paused.consecutive_fetch_failures) == ("autoPaused", 3)
     # nextFetchTime shows the watcher's next probe: 1 h after the failure that paused it.
+    assert paused.last_fetch_time is not None
     assert paused.next_fetch_time == paused.last_fetch_time + 3_600_000
     assert (resumed.status, resumed.consecutive_fetch_failures) == ("active", 0)
     assert resumed.next_fetch_time is not None
