@@ -23,16 +23,20 @@ $(STAMP): requirements-dev.lock
 
 PORT ?= 8000
 MCP_PORT ?= 8001
+SITE_PORT ?= 8002
 run: setup
-	@[ "$(PORT)" != "$(MCP_PORT)" ] || { echo "PORT and MCP_PORT must differ (both are $(PORT))."; exit 1; }
+	@[ "$(PORT)" != "$(MCP_PORT)" ] && [ "$(PORT)" != "$(SITE_PORT)" ] && [ "$(MCP_PORT)" != "$(SITE_PORT)" ] || \
+		{ echo "PORT, MCP_PORT and SITE_PORT must differ ($(PORT), $(MCP_PORT), $(SITE_PORT))."; exit 1; }
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo --base-url http://127.0.0.1:$(PORT)
 	@echo "MCP server (same key): http://127.0.0.1:$(MCP_PORT)/mcp"
-	@echo "Starting web (http://127.0.0.1:$(PORT)), worker, beat and the MCP server. Ctrl-C stops them all."
-	WEBHOOK_ALLOW_LOOPBACK=true MCP_PORT=$(MCP_PORT) APP_BASE_URL=http://127.0.0.1:$(PORT) \
+	@echo "Demo site, watched every minute: http://127.0.0.1:$(SITE_PORT)/ (its updates: curl ... /v1/updates)"
+	@echo "Starting web (http://127.0.0.1:$(PORT)), worker, render, beat, the MCP server and the demo site. Ctrl-C stops them all."
+	WEBHOOK_ALLOW_LOOPBACK=true FETCH_ALLOW_LOOPBACK=true MCP_PORT=$(MCP_PORT) SITE_PORT=$(SITE_PORT) \
+		APP_BASE_URL=http://127.0.0.1:$(PORT) \
 		PATH="$(CURDIR)/$(BIN):$$PATH" \
-		$(BIN)/honcho start --port $(PORT) --procfile Procfile web worker beat mcp
+		$(BIN)/honcho start --port $(PORT) --procfile Procfile web worker render beat mcp site
 
 test: setup lint typecheck pytest pytest-sqlite
 
