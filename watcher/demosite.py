@@ -87,7 +87,8 @@ def jobs_page(now: int) -> str:
         rows.append(
             f'<li class="job"><h2><a href="/jobs/{slug}">{title}</a></h2>'
             f'<span class="location">{city}</span> '
-            f'<span class="salary">€{(low + bump) // 1000}k – €{(high + bump) // 1000}k a year</span></li>'
+            f'<span class="salary">€{(low + bump) // 1000}k to €{(high + bump) // 1000}k'
+            " a year</span></li>"
         )
     return _chrome("Jobs at the harbour", '<ul class="jobs">' + "".join(rows) + "</ul>")
 
