@@ -161,7 +161,12 @@ class SnapshotViewSet(ReadViewSet):
             del response["Content-Type"]
             return response
         body = reads.snapshot_bytes(name, state=state, fmt=fmt)
-        return HttpResponse(body, content_type=_MEDIA_TYPES[fmt or "markdown"])
+        response = HttpResponse(body, content_type=_MEDIA_TYPES[fmt or "markdown"])
+        # A captured page is third-party HTML: opened directly, it runs as an opaque origin
+        # with no script, forms or plugins, and can never act on Tidemark's origin.
+        response["Content-Security-Policy"] = "sandbox"
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
 
 
 class OpenApiViewSet(ReadViewSet):

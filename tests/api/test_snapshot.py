@@ -30,6 +30,9 @@ def test_previous_state_and_html(client, auth, history: History):
     assert response.status_code == 200
     assert response["Content-Type"] == "text/html; charset=utf-8"
     assert response.content == b"<h1>s1</h1>"
+    # Captured third-party HTML never runs script on Tidemark's origin.
+    assert response["Content-Security-Policy"] == "sandbox"
+    assert response["X-Content-Type-Options"] == "nosniff"
 
 
 def test_a_screenshot_redirects_to_a_signed_url_served_without_a_key(client, auth, history):
