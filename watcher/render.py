@@ -18,6 +18,7 @@ import contextlib
 import os
 import shutil
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -190,7 +191,9 @@ def _render(url: str) -> Rendered:
         context.set_default_timeout(timeout_ms)
         context.route("**/*", guard)
         context.route_web_socket("**/*", guard_socket)
+        context.add_init_script(_Activity.OBSERVE)
         page = context.new_page()
+        activity = _Activity(page)
         try:
             response = page.goto(url, wait_until="load", timeout=timeout_ms)
         except Exception as exc:
@@ -200,13 +203,55 @@ def _render(url: str) -> Rendered:
                 f"the server answered {response.status} {response.status_text}".rstrip() + ".",
                 response.status,
             )
-        with contextlib.suppress(Exception):  # pages that keep polling never go idle
-            page.wait_for_load_state("networkidle", timeout=min(timeout_ms, 5000))
+        activity.settle(page, cap_ms=min(timeout_ms, SETTLE_CAP_MS))
         html = page.content()
         screenshot = page.screenshot(full_page=True, type="png")
         return Rendered(page.url, html, screenshot, blocked)
     finally:
         context.close()
+
+
+SETTLE_QUIET_MS = 100  # no request in flight and no DOM change for this long
+SETTLE_CAP_MS = 5000  # pages that keep polling never settle: read them after this long
+
+
+class _Activity:
+    """When a loaded page has settled: nothing in flight, no DOM change for a moment.
+
+    Playwright's `networkidle` waits for 500 ms without a request, which alone caps a
+    browser at two pages a second; script-built listings are done as soon as their data
+    requests have answered and the DOM has stopped changing."""
+
+    # Installed before any script of the page runs (an init script): no extra round trip.
+    OBSERVE = """window.__tmChanged = 0;
+        new MutationObserver(() => { window.__tmChanged = performance.now(); })
+          .observe(document, {subtree: true, childList: true, characterData: true});"""
+
+    def __init__(self, page: Any) -> None:
+        self.in_flight = 0
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _started(self, request: Any) -> None:
+        self.in_flight += 1
+
+    def _ended(self, request: Any) -> None:
+        self.in_flight = max(0, self.in_flight - 1)
+
+    def settle(self, page: Any, cap_ms: float) -> None:
+        deadline = time.monotonic() + cap_ms / 1000
+        while time.monotonic() < deadline:
+            if self.in_flight:
+                page.wait_for_timeout(SETTLE_QUIET_MS / 3)
+                continue
+            try:
+                quiet = page.evaluate("() => performance.now() - (window.__tmChanged || 0)")
+            except Exception:  # navigated away meanwhile: read what is there
+                return
+            if quiet >= SETTLE_QUIET_MS:
+                return
+            page.wait_for_timeout(max(10.0, SETTLE_QUIET_MS - quiet))
 
 
 def _first_line(exc: Exception) -> str:
