@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/tidemark
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: setup run test lint typecheck pytest pytest-sqlite openapi schema lock bench clean
+.PHONY: setup run test lint typecheck pytest pytest-sqlite openapi schema lock bench eval clean
 
 setup: $(STAMP)
 
@@ -74,6 +74,10 @@ BENCH_SIZE ?= full
 BENCH_ARGS ?=
 bench: setup
 	$(BIN)/python bench/run.py --size $(BENCH_SIZE) $(BENCH_ARGS)
+
+# Precision and recall of the automatic extraction on the labelled corpus (docs/watching.md).
+eval: setup
+	$(BIN)/python -m watcher.extract.evaluate tests/watcher/corpus
 
 # Re-pin dependencies after editing pyproject.toml.
 lock: setup

@@ -284,3 +284,22 @@ def test_ignored_attribute_is_not_tracked(acme: Any, site: Site) -> None:
     public_id = add("acme", site.url("/lanterns"), "--ignore", "inStock")
     fetch(public_id)
     assert all(e.attributes == {} for e in Entry.objects.all())
+
+
+def test_fetch_due_runs_one_scheduler_pass(acme: Any, site: Site) -> None:
+    site.page("/lanterns", shop(LANTERNS))
+    site.page("/gone", "gone", status=410)
+    add("acme", site.url("/lanterns"))
+    add("acme", site.url("/gone"))
+    out = StringIO()
+    call_command("fetch", "--due", stdout=out)
+    lines = out.getvalue().strip().splitlines()
+    assert sorted(lines[:-1]) == [
+        "failed: the server answered 410 Gone.",
+        "ok: 4 entries, 4 updates",
+    ]
+    assert lines[-1] == "2 source(s) fetched, 0 paused for lack of credits."
+    # Nothing is due any more: a second pass fetches nothing.
+    out = StringIO()
+    call_command("fetch", "--due", stdout=out)
+    assert out.getvalue().strip() == "0 source(s) fetched, 0 paused for lack of credits."
