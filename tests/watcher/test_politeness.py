@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from typing import Any
@@ -29,9 +30,8 @@ def test_the_gap_spaces_out_requests_to_one_host(store: str, settings: Any) -> N
     lock = threading.Lock()
 
     def one() -> None:
-        with politeness.host_slot(host):
-            with lock:
-                starts.append(time.monotonic())
+        with politeness.host_slot(host), lock:
+            starts.append(time.monotonic())
 
     threads = [threading.Thread(target=one) for _ in range(4)]
     for t in threads:
@@ -39,7 +39,7 @@ def test_the_gap_spaces_out_requests_to_one_host(store: str, settings: Any) -> N
     for t in threads:
         t.join()
     starts.sort()
-    gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert all(gap >= 0.18 for gap in gaps), gaps
     # Another host is not held up by this one.
     began = time.monotonic()
