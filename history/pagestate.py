@@ -99,6 +99,16 @@ def line_diff_counts(previous: str | None, current: str) -> tuple[int, int]:
     """(added lines, deleted lines) between two markdown texts; no previous = all added."""
     old = previous.splitlines() if previous else []
     new = current.splitlines()
+    # The lines both texts start and end with are unchanged: only the middle is compared.
+    # A page where one price moved diffs in microseconds instead of SequenceMatcher's
+    # quadratic pass over every line.
+    start, end = 0, 0
+    limit = min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    while end < limit - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    old, new = old[start : len(old) - end], new[start : len(new) - end]
     added = deleted = 0
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
