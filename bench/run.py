@@ -55,6 +55,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "ingest_fetches": 50,
         "mcp_calls": 2000,
         "hooks": ["--burst", "1000", "--paced-fetches", "40"],
+        "watch": ["--sources", "1000", "--tick-sources", "1000000", "--renders", "500"],
     },
     "small": {
         "generate": ["--updates", "40000", "--accounts", "4", "--hot-entry-updates", "2000"],
@@ -64,6 +65,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "ingest_fetches": 5,
         "mcp_calls": 200,
         "hooks": ["--burst", "200", "--paced-fetches", "8"],
+        "watch": ["--sources", "100", "--tick-sources", "20000", "--renders", "10", "--runs", "10"],
     },
 }
 
@@ -71,6 +73,9 @@ SIZES: dict[str, dict[str, Any]] = {
 FEED_RATIO, OTHER_RATIO, DEEP_FACTOR, FEED_P99_MS = 0.70, 0.60, 1.15, 25.0
 INGEST_PER_S, LIMITER_OVERHEAD, HOOKS_PER_S, HOOKS_P99_MS = 8000.0, 0.10, 200.0, 1000.0
 PARSE_MS = 3.0  # parsing and validating one 1,000-entry fetch document
+# The watcher's targets (issue 13).
+EXTRACT_MS, MARKDOWN_MS, CLAIM_MS = 15.0, 15.0, 50.0
+CHANGED_PER_S, UNCHANGED_PER_S, RENDER_PER_S = 60.0, 300.0, 2.0
 
 
 class SuiteBroken(Exception):
@@ -137,6 +142,62 @@ def wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) ->
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.2)
     raise SuiteBroken(f"{url} did not answer within {timeout:.0f}s")
+
+
+def measure_watch(env: dict[str, str], args: list[str]) -> dict[str, Any]:
+    """bench/watch.py: extraction, the claim, end to end through a Celery worker, rendering.
+
+    Its pages are served on loopback, which only DEBUG allows (FETCH_ALLOW_LOOPBACK is
+    refused in production), so this group runs with DEBUG=true; the politeness gap is
+    200 ms over 200 loopback hosts, so that politeness is not what is measured."""
+    watch_env = {
+        **env,
+        "DEBUG": "true",
+        "FETCH_ALLOW_LOOPBACK": "true",
+        "FETCH_HOST_GAP_MS": "200",
+    }
+    out = run([PYTHON, str(ROOT / "bench" / "watch.py"), *args], watch_env, timeout=3600)
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def watch_lines(w: dict[str, Any]) -> list[str]:
+    lines = []
+    ex = w["extraction"]
+    lines.append(
+        f"| extraction of a {ex['bytes'] / 1000:.0f} KB listing of {ex['items']} items "
+        f"(floor: lxml parse {ex['floor_parse_ms']:.1f} ms) | {ex['extract_ms']:.1f} ms | "
+        f"<= {EXTRACT_MS:g} ms | {verdict(ex['extract_ms'] <= EXTRACT_MS)} |"
+    )
+    lines.append(
+        f"| markdown snapshot of it | {ex['markdown_ms']:.1f} ms | <= {MARKDOWN_MS:g} ms | "
+        f"{verdict(ex['markdown_ms'] <= MARKDOWN_MS)} |"
+    )
+    claim = w.get("claim") or {}
+    if claim:
+        lines.append(
+            f"| claim 1,000 due sources among {claim['sources']:,} | {claim['claim_ms']:.1f} ms |"
+            f" <= {CLAIM_MS:g} ms | {verdict(claim['claim_ms'] <= CLAIM_MS)} |"
+        )
+    e2e = w["end_to_end"]
+    where = f"{e2e['sources']:,} sources x {e2e['items']} items, {e2e['hosts']} hosts"
+    lines.append(
+        f"| checks/s, every page changed a little ({where}; floor: plain GETs "
+        f"{e2e['floor_get_per_s']:,.0f}/s) | {e2e['changed_per_s']:,.0f}/s | "
+        f">= {CHANGED_PER_S:g}/s | {verdict(e2e['changed_per_s'] >= CHANGED_PER_S)} |"
+    )
+    lines.append(
+        f"| checks/s, pages unchanged | {e2e['unchanged_per_s']:,.0f}/s | "
+        f">= {UNCHANGED_PER_S:g}/s | {verdict(e2e['unchanged_per_s'] >= UNCHANGED_PER_S)} |"
+    )
+    rendered = w.get("render") or {}
+    if rendered:
+        lines.append(
+            f"| rendered pages/s, one browser ({rendered['pages']} pages; memory "
+            f"{rendered['rss_start_mb']:.0f} -> {rendered['rss_end_mb']:.0f} MiB) | "
+            f"{rendered['pages_per_s']:.2f}/s | >= {RENDER_PER_S:g}/s | "
+            f"{verdict(rendered['pages_per_s'] >= RENDER_PER_S)} |"
+        )
+    return lines
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -909,6 +970,8 @@ def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -
             f"| p50 {mcp['p50_ms']:.1f} ms, p99 {mcp['p99_ms']:.1f} ms (floor, the metadata "
             f"route: p50 {mcp['floor_p50_ms']:.1f} ms, p99 {mcp['floor_p99_ms']:.1f} ms) | | |"
         )
+    if extra.get("watch"):
+        lines += watch_lines(extra["watch"])
     rss = extra.get("web_rss")
     if rss:
         lines.append(f"| peak RSS, web worker (gunicorn) | {rss:.0f} MiB | | |")
@@ -965,7 +1028,7 @@ def main() -> int:
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/6")
     )
     parser.add_argument("--regenerate", action="store_true", help="reload the data set")
-    parser.add_argument("--only", default="", help="comma list: reads,ingest,webhooks,mcp")
+    parser.add_argument("--only", default="", help="comma list: reads,ingest,webhooks,mcp,watch")
     parser.add_argument("--filter", default="", help="measure only URLs whose name has this")
     parser.add_argument(
         "--env",
@@ -985,7 +1048,13 @@ def main() -> int:
         and args.database_url.endswith("/tidemark_bench")
     ):
         database_url += "_small"
-    parts = set(filter(None, args.only.split(","))) or {"reads", "ingest", "webhooks", "mcp"}
+    parts = set(filter(None, args.only.split(","))) or {
+        "reads",
+        "ingest",
+        "webhooks",
+        "mcp",
+        "watch",
+    }
     VAR.mkdir(parents=True, exist_ok=True)
     meta = {
         "size": args.size,
@@ -1035,6 +1104,9 @@ def main() -> int:
         if "mcp" in parts:
             log("MCP tool calls through the MCP server")
             extra["mcp"] = measure_mcp(env, state, size["mcp_calls"])
+        if "watch" in parts:
+            log("the watcher: extraction, the claim, end to end, rendering")
+            extra["watch"] = measure_watch(env, size["watch"])
         if "webhooks" in parts:
             log("webhook deliveries through a Celery worker")
             extra["webhooks"] = measure_webhooks(env, size["hooks"], args.concurrency, args.pool)
