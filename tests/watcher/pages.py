@@ -8,12 +8,14 @@ from collections.abc import Iterable
 CHROME_TOP = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Harbor Supply - Lanterns</title></head><body>
 <header class="site-header"><a href="/" class="logo">Harbor Supply</a>
-<nav class="main-nav"><ul><li><a href="/lanterns">Lanterns</a></li><li><a href="/rope">Rope</a></li>
-<li><a href="/charts">Charts</a></li><li><a href="/about">About us</a></li></ul></nav></header>
+<nav class="main-nav"><ul><li><a href="/lanterns">Lanterns</a></li>
+<li><a href="/rope">Rope</a></li><li><a href="/charts">Charts</a></li>
+<li><a href="/about">About us</a></li></ul></nav></header>
 <main><h1>Lanterns</h1><div class="product-grid">"""
 CHROME_BOTTOM = """</div>{pager}</main>
-<footer class="site-footer"><ul><li><a href="/privacy">Privacy</a></li><li><a href="/terms">Terms</a></li>
-<li><a href="/contact">Contact</a></li><li><a href="/jobs">Jobs</a></li></ul></footer></body></html>"""
+<footer class="site-footer"><ul><li><a href="/privacy">Privacy</a></li>
+<li><a href="/terms">Terms</a></li><li><a href="/contact">Contact</a></li>
+<li><a href="/jobs">Jobs</a></li></ul></footer></body></html>"""
 
 
 def card(slug: str, title: str, price: str, stock: str = "In stock") -> str:

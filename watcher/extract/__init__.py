@@ -42,8 +42,25 @@ def extract(
     structured = schema_items(page)
     blocks = block_items(page)
     if structured and len(structured) * 2 > len(blocks):
-        return to_extraction(structured, "schema.org", ignore)
+        return to_extraction(_completed(structured, blocks), "schema.org", ignore)
     return to_extraction(blocks, "blocks", ignore)
+
+
+def _completed(structured: list[Item], blocks: list[Item]) -> list[Item]:
+    """schema.org items whose markup leaves out the price or image (an ItemList of links)
+    take them from the page's block showing the same link."""
+    shown = {item.url: item for item in blocks if item.url}
+    for item in structured:
+        block = shown.get(item.url) if item.url else None
+        if block is None:
+            continue
+        if item.price is None and block.price is not None:
+            item.price, item.currency = block.price, block.currency
+        if item.image is None:
+            item.image = block.image
+        if item.kind == "listItem" and block.kind != "item":
+            item.kind = block.kind
+    return structured
 
 
 def extract_bytes(

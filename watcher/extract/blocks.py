@@ -17,9 +17,13 @@
 
 from __future__ import annotations
 
+import copy
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+import lxml.html
 
 from watcher.extract.items import Item
 from watcher.extract.values import (
@@ -28,8 +32,11 @@ from watcher.extract.values import (
     clean,
     has_currency,
     lower_camel,
+    money_like,
+    number,
     parse_number,
     parse_price,
+    price_tokens,
 )
 
 if TYPE_CHECKING:
@@ -43,30 +50,59 @@ _NOISE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menuba
 _NOISE_WORDS = re.compile(
     r"(?:^|[-_\s])(?:nav|navbar|navigation|menu|megamenu|mega-menu|submenu|footer|masthead|"
     r"breadcrumbs?|pagination|pager|paging|social|share|sharing|cookies?|consent|gdpr|"
-    r"promo|promos|promotion|advert|advertisement|ads|ad|sponsor|sponsored|newsletter|"
+    r"promo|promos|promotion|advert|advertisement|adslot|ad-slot|ad-banner|sponsor|sponsored|"
+    r"newsletter|"
     r"sidebar|toolbar|filters?|facets?|legal|skip|topbar|site-header|site-footer|"
     r"language|locale|widget)(?:$|[-_\s])",
     re.IGNORECASE,
 )
 _PROMO_MEMBER = re.compile(
-    r"(?:^|[-_\s])(?:promo|promotion|advert|ad|ads|sponsored|banner|placeholder|skeleton)"
+    r"(?:^|[-_\s])(?:promo|promotion|advert|ad-slot|adslot|adholder|ad-holder|ad-container|"
+    r"ad-unit|adunit|ad-tile|sponsored|banner|placeholder|skeleton)"
     r"(?:$|[-_\s])",
     re.IGNORECASE,
 )
 _OLD_PRICE = re.compile(
-    r"old|was|compare|regular|strike|original|before|rrp|msrp|list-?price|crossed|previous",
+    r"(?:^|[-_\s])(?:old|was|compare|compare-at|strike|striked|struck|original|before|rrp|"
+    r"msrp|list-?price|crossed|previous|regular-price)(?:$|[-_\s])|line-through|strikethrough|"
+    r"oldprice|wasprice|compareprice",
     re.IGNORECASE,
 )
-_PRICE_CLASS = re.compile(r"price|cost|amount|fee|salary|rate", re.IGNORECASE)
-_TITLE_CLASS = re.compile(r"title|name|heading|headline", re.IGNORECASE)
+_PRICE_CLASS = re.compile(
+    r"price|pricing|salary|(?:^|[-_\s])(?:cost|amount)(?:$|[-_\s])", re.IGNORECASE
+)
+_JOB = re.compile(r"job|vacanc|position|career|opening|posting|role", re.IGNORECASE)
+_SALARY_WORDS = ("salary", "per year", "a year", "/yr", "/year", "p.a.", "per annum", "/hr")
+_TITLE_CLASS = re.compile(
+    r"title|name|heading|headline|titel|titre|titolo|titulo|nome|nombre|naam|namn",
+    re.IGNORECASE,
+)
+# Calls to action: a link with such a text, or to such an address, is not the item's own.
 _CTA = re.compile(
-    r"^(add to (cart|bag|basket)|buy( now)?|view|details|more|read more|learn more|"
-    r"see more|shop now|apply( now)?|book( now)?|select|choose|get started|sign up|"
-    r"start( free)?( trial)?|try( it)?( free)?|subscribe|compare|save|share|quick view|"
-    r"order now|reserve|register|rsvp|tickets?|more info|info)$",
+    r"^(add to (cart|bag|basket|wish ?list)|buy( now)?|view|details|more|read more|"
+    r"learn more|see more|shop now|apply( now)?|book( now)?|select|choose|get started|"
+    r"sign up|start( free)?( trial)?|try( it)?( free)?|subscribe|compare|save|share|"
+    r"quick ?view|order now|reserve|register|rsvp|tickets?|more info|info|continue reading|"
+    r"in den warenkorb|warenkorb|jetzt kaufen|kaufen|mehr|mehr erfahren|details ansehen|"
+    r"ajouter au panier|acheter|voir|voir plus|en savoir plus|d[ée]couvrir|"
+    r"a[ñn]adir al carrito|comprar|ver( m[áa]s)?|aggiungi al carrello|acquista|scopri|"
+    r"vedi|in winkelwagen|bestellen|bekijk|meer info|l[äa]gg i varukorg|k[öo]p|"
+    r"l[äa]s mer|dodaj do koszyka|kup)[.!…\u203a»> ]*$",
     re.IGNORECASE,
 )
-_HASHED = re.compile(r"^(css|sc|jsx|svelte|emotion|styled)-|^[a-z]{1,3}-?[A-Za-z0-9]{5,}$|\d")
+_CTA_HREF = re.compile(
+    r"add[-_]?to[-_]?(cart|basket|bag|wishlist)|/cart\b|/basket\b|/checkout\b|/wishlist\b|"
+    r"/compare\b|confronta|vergleich|/login\b|/signin\b|/share\b|[?&](add|action)=",
+    re.IGNORECASE,
+)
+
+
+def _cta(a: Any) -> bool:
+    return bool(_CTA.match(clean(a.text_content())) or _CTA_HREF.search(a.get("href") or ""))
+
+
+# Generated class names (CSS-in-JS, CSS modules): a known prefix, or digits in the name.
+_HASHED = re.compile(r"^(?:css|sc|jsx|svelte|emotion|styled|chakra|mui|tw)-|^_|\d")
 _UTILITY = frozenset(
     [
         "flex",
@@ -114,22 +150,131 @@ _UTILITY = frozenset(
         "js",
     ]
 )
-_STOCK_OUT = re.compile(r"\b(out of stock|sold out|unavailable|currently unavailable)\b", re.I)
-_STOCK_IN = re.compile(r"\b(in stock|available now|ready to ship)\b", re.I)
+_STOCK_OUT = ("out of stock", "sold out", "unavailable")
+_STOCK_IN = ("in stock", "available now", "ready to ship")
 _RANK_HEADERS = frozenset({"#", "rank", "no", "no.", "nr", "position", "pos", "", "№"})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
-# Per-element statistics, summed over the subtree.
-_TEXT, _LINKS, _IMAGES, _HEADS, _PRICES = range(5)
+# Per-element statistics, summed over the subtree; a long link has a title's worth of text.
+_TEXT, _LINKS, _IMAGES, _HEADS, _PRICES, _LONG_LINKS = range(6)
+_LONG_LINK = 15
 
 
 def _classes(el: Any) -> list[str]:
     return (el.get("class") or "").split()
 
 
+_STATE_CLASSES = frozenset(
+    {
+        "odd",
+        "even",
+        "alt",
+        "first",
+        "last",
+        "active",
+        "selected",
+        "current",
+        "new",
+        "sale",
+        "featured",
+        "highlight",
+        "highlighted",
+        "sold",
+        "soldout",
+        "hidden",
+        "visible",
+    }
+)
+
+
+_UTILITY_CLASS = re.compile(
+    r"^-?(?:[a-z0-9]+:)*-?(?:[pm][xytblrse]?|w|h|min-[wh]|max-[wh]|size|gap(?:-[xy])?|"
+    r"space-[xy]|text|font|bg|border(?:-[xytblr])?|rounded(?:-[a-z]+)?|ring(?:-offset)?|"
+    r"shadow|leading|tracking|items|justify|content|self|place|col-span|row-span|"
+    r"grid-cols|grid-rows|flex|basis|grow|shrink|order|z|inset(?:-[xy])?|top|left|right|"
+    r"bottom|opacity|overflow(?:-[xy])?|aspect(?:-[wh])?|object|divide(?:-[xy])?|from|to|"
+    r"via|fill|stroke|line-clamp|decoration|underline-offset|outline|transition|duration|"
+    r"ease|delay|animate|cursor|select|pointer-events|translate-[xy]|scale|rotate|"
+    r"col(?:-(?:xs|sm|md|lg|xl|xxl))?|offset(?:-(?:xs|sm|md|lg|xl))?|d|align|g[xy]?)"
+    r"(?:-[a-z0-9./\[\]%#]+)*$"
+)
+_UTILITY_WORDS = frozenset(
+    {
+        "flex",
+        "grid",
+        "block",
+        "inline-block",
+        "inline-flex",
+        "hidden",
+        "relative",
+        "absolute",
+        "fixed",
+        "sticky",
+        "static",
+        "isolate",
+        "group",
+        "peer",
+        "container",
+        "truncate",
+        "antialiased",
+        "italic",
+        "uppercase",
+        "lowercase",
+        "capitalize",
+        "underline",
+        "shadow",
+        "rounded",
+        "border",
+        "clearfix",
+        "row",
+        "col",
+        "visually-hidden",
+        "sr-only",
+    }
+)
+
+
+def _utility(cls: str) -> bool:
+    """A utility class (Tailwind, Bootstrap grid): it styles, it does not name a thing, and a
+    featured card's extra ones (`ring-2`, `bg-gray-900`) must not split a group."""
+    low = cls.lower()
+    return low in _UTILITY_WORDS or bool(_UTILITY_CLASS.match(low))
+
+
 def _sig(el: Any) -> str:
-    cls = _classes(el)
-    return f"{el.tag}.{cls[0]}" if cls else str(el.tag)
+    """Tag and first naming class: state classes (`odd`, `even`, `active`, `is-…`) and
+    utility classes (`flex`, `p-4`, `md:grid-cols-3`) left out."""
+    return _sig_of(el.tag, el.get("class") or "")
+
+
+@lru_cache(maxsize=16384)
+def _sig_of(tag: str, classes: str) -> str:
+    """`_sig` by tag and class attribute: a page repeats its class strings, so once each."""
+    naming = [
+        cls
+        for cls in classes.split()
+        if cls.lower() not in _STATE_CLASSES
+        and not cls.startswith(("is-", "has-"))
+        and not _utility(cls)
+    ]
+    # `post-123` names one item only (WordPress): a class without digits names the kind.
+    # Generated names (`css-1x2y3z`) all have digits: then the first one.
+    chosen = next((cls for cls in naming if not any(c.isdigit() for c in cls)), None)
+    if chosen is None and naming:
+        chosen = naming[0]
+    return f"{tag}.{chosen}" if chosen else str(tag)
+
+
+def _maybe_price(el: Any) -> bool:
+    cls = el.get("class") or ""
+    if not (
+        el.get("itemprop")
+        or el.get("data-test")
+        or el.get("data-testid")
+        or any(w in cls for w in _PAY)
+    ):
+        return False
+    return _price_label(el)
 
 
 def _noisy(el: Any) -> bool:
@@ -139,57 +284,106 @@ def _noisy(el: Any) -> bool:
     return bool(label.strip()) and bool(_NOISE_WORDS.search(label))
 
 
+_PRICE_TEXT = 120  # a text this long is prose, whatever amounts it mentions
+_SHIFT = 24  # each statistic is a 24-bit field of one int, so a subtree sums in one add
+_MASK = (1 << _SHIFT) - 1
+_ONE = [1 << (_SHIFT * i) for i in range(6)]
+# Never read: scripts and the like, and the site's own chrome (its navigation, sidebars, and
+# the page-level header and footer, not an article's): a menu is never the listing, and a
+# mega menu can be a third of a page's elements.
+_SKIP_XPATH = "|".join(f"//{tag}" for tag in sorted(_SKIP_TAGS)) + (
+    "|//nav|//aside|//*[@role='navigation']"
+    "|//header[not(ancestor::main or ancestor::article or ancestor::section or ancestor::li"
+    " or ancestor::td or ancestor::*[@role='main'])]"
+    "|//footer[not(ancestor::main or ancestor::article or ancestor::section or ancestor::li"
+    " or ancestor::td or ancestor::*[@role='main'])]"
+)
+_PRICE_XPATH = (
+    "//*[@itemprop or @data-test or @data-testid or contains(@class, 'rice') or "
+    "contains(@class, 'alary') or contains(@class, 'cost') or contains(@class, 'amount')]"
+)
+
+
 class _Stats:
-    """One bottom-up pass: every element's subtree statistics."""
+    """One bottom-up pass: every element's subtree statistics (text length, links, images,
+    headings, price-looking texts, long links), packed into one int per element."""
 
     def __init__(self, root: Any) -> None:
-        self.elements: list[Any] = []  # keeps lxml's proxies (and so their ids) alive
-        self.stats: dict[int, list[int]] = {}
-        order = [el for el in root.iter() if isinstance(el.tag, str)]
-        skipped: set[int] = set()
-        for el in order:
-            parent = el.getparent()
-            if el.tag in _SKIP_TAGS or (parent is not None and id(parent) in skipped):
-                skipped.add(id(el))
-        self.elements = [el for el in order if id(el) not in skipped]
-        for el in reversed(self.elements):
-            s = [0, 0, 0, 0, 0]
-            text = el.text or ""
-            if text.strip():
-                s[_TEXT] += len(text.strip())
-                if has_currency(text) and any(c.isdigit() for c in text):
-                    s[_PRICES] += 1
-            for child in el:
-                cs = self.stats.get(id(child))
-                if cs is not None:
-                    for i in range(5):
-                        s[i] += cs[i]
-                tail = child.tail
-                if tail and tail.strip():
-                    s[_TEXT] += len(tail.strip())
-                    if has_currency(tail) and any(c.isdigit() for c in tail):
-                        s[_PRICES] += 1
+        # lxml hands out one proxy per element while a reference to it lives, so ids are
+        # stable only while the proxies are kept: hence the lists.
+        unread = [el for top in root.xpath(_SKIP_XPATH) for el in top.iter()]
+        skipped = {id(el) for el in unread}
+        self.elements: list[Any] = []
+        self.sigs: dict[int, str] = {}
+        self.priced: set[int] = set()
+        for el in root.iter():
             tag = el.tag
-            if tag == "a" and el.get("href"):
-                s[_LINKS] += 1
+            if not isinstance(tag, str) or id(el) in skipped:
+                continue
+            self.elements.append(el)
+            get = el.get
+            classes = get("class") or ""
+            self.sigs[id(el)] = _sig_of(tag, classes)
+            if _price_label_of(classes, get("itemprop"), get("data-testid"), get("data-test")):
+                self.priced.add(id(el))
+        del unread
+        packed: dict[int, int] = {}
+        one_text, one_price = _ONE[_TEXT], _ONE[_PRICES]
+        one_link, one_image, one_head = _ONE[_LINKS], _ONE[_IMAGES], _ONE[_HEADS]
+        one_long, text_shift = _ONE[_LONG_LINKS], _SHIFT * _TEXT
+        get = packed.get
+        for el in reversed(self.elements):
+            total = 0
+            text = el.text
+            if text and not text.isspace():
+                total += len(text.strip()) * one_text
+                if len(text) < _PRICE_TEXT and money_like(text):  # prose is not a price
+                    total += one_price
+            for child in el:
+                total += get(id(child), 0)
+                tail = child.tail
+                if tail and not tail.isspace():
+                    total += len(tail.strip()) * one_text
+                    if len(tail) < _PRICE_TEXT and money_like(tail):
+                        total += one_price
+            tag = el.tag
+            if tag == "a":
+                if el.get("href"):
+                    total += one_link
+                    if (total >> text_shift) & _MASK >= _LONG_LINK:
+                        total += one_long
             elif tag == "img":
-                s[_IMAGES] += 1
+                total += one_image
             elif tag in _HEADINGS:
-                s[_HEADS] += 1
-            self.stats[id(el)] = s
+                total += one_head
+            packed[id(el)] = total
+        self.packed = packed
 
     def of(self, el: Any) -> list[int]:
-        return self.stats.get(id(el), [0, 0, 0, 0, 0])
+        total = self.packed.get(id(el), 0)
+        return [(total >> (_SHIFT * i)) & _MASK for i in range(6)]
 
 
-def _groups(stats: _Stats) -> dict[tuple[str, str, str], list[Any]]:
-    groups: dict[tuple[str, str, str], list[Any]] = defaultdict(list)
+def _groups(stats: _Stats) -> dict[tuple[str, str, str, int], list[Any]]:
+    """Elements by path signature and depth: a list's items sit at one depth, and a depth
+    keeps apart the nested wrappers of class-less (or utility-class) markup."""
+    groups: dict[tuple[str, str, str, int], list[Any]] = defaultdict(list)
+    depths: dict[int, int] = {}
+    sigs = stats.sigs
     for el in stats.elements:
         parent = el.getparent()
-        if parent is None or el.tag in ("html", "body", "head", "tbody", "thead"):
+        if parent is None:
+            continue
+        depth = depths[id(el)] = depths.get(id(parent), 0) + 1
+        if el.tag in ("html", "body", "head", "tbody", "thead"):
             continue
         grand = parent.getparent()
-        key = (_sig(el), _sig(parent), _sig(grand) if grand is not None else "")
+        key = (
+            sigs.get(id(el)) or _sig(el),
+            sigs.get(id(parent)) or _sig(parent),
+            (sigs.get(id(grand)) or _sig(grand)) if grand is not None else "",
+            depth,
+        )
         groups[key].append(el)
     return groups
 
@@ -213,17 +407,34 @@ def _in_noise(el: Any, memo: dict[int, bool]) -> bool:
     return result
 
 
+def _item_like(s: list[int]) -> bool:
+    """Some text, not a page of links, and a link or a price of its own."""
+    text, links = s[_TEXT], s[_LINKS]
+    return 3 <= text <= 4000 and links <= 15 and (links >= 1 or (s[_PRICES] >= 1 and text >= 12))
+
+
+def _distinct_links(members: list[Any]) -> float:
+    """The members' average count of distinct link targets (fragments aside)."""
+    total = 0
+    for el in members[:50]:
+        total += len(
+            {(a.get("href") or "").split("#", 1)[0] for a in el.iter("a") if a.get("href")}
+        )
+    return total / min(len(members), 50)
+
+
 def _score(members: list[Any], stats: _Stats, memo: dict[int, bool]) -> float:
     n = len(members)
-    good = prices = images = heads = 0
+    good = prices = images = heads = linked = titled = 0
     text_total = links_total = 0
     for el in members:
         s = stats.of(el)
         text, links = s[_TEXT], s[_LINKS]
         text_total += text
         links_total += links
-        if 3 <= text <= 4000 and links <= 15 and (links >= 1 or s[_PRICES] >= 1):
-            good += 1
+        good += _item_like(s)
+        linked += links >= 1
+        titled += s[_LONG_LINKS] >= 1 or s[_HEADS] >= 1
         prices += s[_PRICES] >= 1
         images += s[_IMAGES] >= 1
         heads += s[_HEADS] >= 1
@@ -233,11 +444,14 @@ def _score(members: list[Any], stats: _Stats, memo: dict[int, bool]) -> float:
     if good < 3 and price_frac < 0.99:
         return 0.0  # two blocks make a list only when both carry a price (plans)
     avg_text, avg_links = text_total / n, links_total / n
-    quality = 1 + 1.0 * price_frac + 0.5 * image_frac + 0.5 * head_frac
+    quality = 1 + 1.0 * price_frac + 0.5 * image_frac + 0.5 * head_frac + 0.5 * linked / n
+    quality += 0.5 * titled / n
     if avg_text < 25 and price_frac < 0.3 and image_frac < 0.3:
         quality *= 0.25  # a menu: short link-only entries
-    if avg_links > 6:
-        quality *= 0.3  # containers of many items, not items
+    if avg_links > 6 and _distinct_links(members) > 6:
+        # Containers of many items, not items. A blog post links its title, date, "read
+        # more" and comments to one page and has a few tag links: counted once each.
+        quality *= 0.3
     if avg_text > 1500:
         quality *= 0.5
     if _in_noise(members[0], memo) or _noisy(members[0]):
@@ -245,7 +459,7 @@ def _score(members: list[Any], stats: _Stats, memo: dict[int, bool]) -> float:
     return good * quality
 
 
-def _best_group(page: Page) -> list[Any]:
+def _best_group(page: Page) -> tuple[list[Any], _Stats]:
     body = page.tree.find("body")
     stats = _Stats(body if body is not None else page.tree)
     memo: dict[int, bool] = {}
@@ -254,6 +468,11 @@ def _best_group(page: Page) -> list[Any]:
     for members in _groups(stats).values():
         if len(members) < 2:
             continue
+        # Most groups are the parts of items (every card's price line, rating, button):
+        # a spread sample of eight tells them apart before scoring every member.
+        sample = members[:: max(1, len(members) // 8)]
+        if sum(_item_like(stats.of(m)) for m in sample) < 0.5 * len(sample):
+            continue
         score = _score(members, stats, memo)
         if score <= 0:
             continue
@@ -261,14 +480,72 @@ def _best_group(page: Page) -> list[Any]:
         key = (round(score, 6), depth)
         if key > best_key:
             best, best_key = members, key
+    spans = _best_spans(stats, memo, best_key[0])
+    if spans is not None:
+        return spans
+    return [el for el in best if _item_like(stats.of(el))], stats
+
+
+def _periods(stats: _Stats) -> list[list[list[Any]]]:
+    """Items written as runs of siblings rather than one element each: `<dt>` and its
+    `<dd>`s, or `<h3>`, `<p>`, `<p>` again and again in one container. A run starts at
+    each sibling with the signature of the first; three runs at least, of two or more
+    elements, none longer than six."""
+    found = []
+    for parent in stats.elements:
+        if len(parent) < 6:
+            continue
+        kids = [c for c in parent if isinstance(c.tag, str) and id(c) in stats.sigs]
+        if len(kids) < 6:
+            continue
+        sigs = [stats.sigs[id(c)] for c in kids]
+        for head in dict.fromkeys(sigs[:3]):
+            starts = [i for i, sig in enumerate(sigs) if sig == head]
+            if len(starts) < 3:
+                continue
+            ends = [*starts[1:], len(kids)]
+            runs = [kids[a:b] for a, b in zip(starts, ends, strict=True)]
+            sizes = sorted(len(r) for r in runs)
+            usual = sizes[len(sizes) // 2]
+            if usual < 2 or usual > 6:
+                continue
+            runs[-1] = runs[-1][:usual]  # whatever follows the last run is not part of it
+            if sum(1 for r in runs if len(r) == usual) >= 0.8 * len(runs):
+                found.append(runs)
+                break
+    return found
+
+
+def _best_spans(stats: _Stats, memo: dict[int, bool], to_beat: float) -> Any:
+    """Runs of siblings scored as items (each copied into a wrapper of its own); returned
+    with their statistics when they beat the best single-element group, else None."""
+    best = None
+    for runs in _periods(stats):
+        parent = runs[0][0].getparent()
+        if _noisy(parent) or _in_noise(parent, memo):
+            continue
+        holder = lxml.html.Element("div")
+        for run in runs:
+            wrapper = lxml.html.Element("div")
+            for el in run:
+                copied = copy.deepcopy(el)
+                copied.tail = " "
+                wrapper.append(copied)
+            holder.append(wrapper)
+        span_stats = _Stats(holder)
+        wrappers = list(holder)
+        score = _score(wrappers, span_stats, {})
+        if score > to_beat * 1.2:
+            to_beat = score
+            best = ([w for w in wrappers if _item_like(span_stats.of(w))], span_stats)
     return best
 
 
 # --- Reading one block -------------------------------------------------------------------
 
 
-def _text_without_old(el: Any) -> str:
-    """Text of `el` leaving out struck-through and "was" prices."""
+def _text_without_old(el: Any, skip: tuple[str, ...] = ()) -> str:
+    """Text of `el` leaving out struck-through and "was" prices (and `skip` elements)."""
     parts: list[str] = []
 
     def walk(node: Any) -> None:
@@ -279,6 +556,7 @@ def _text_without_old(el: Any) -> str:
                 child.tag in ("del", "s", "strike")
                 or _OLD_PRICE.search(child.get("class") or "")
                 or child.tag in _SKIP_TAGS
+                or child.tag in skip
             ):
                 walk(child)
             if child.tail:
@@ -288,32 +566,74 @@ def _text_without_old(el: Any) -> str:
     return clean(" ".join(parts))
 
 
-def _price(block: Any, locale: Locale) -> tuple[int | float, str | None] | None:
-    candidates = []
+def _price_label(el: Any) -> bool:
+    """Named as a current price (class, itemprop, test id); old prices are not."""
+    return _price_label_of(*(el.get(a) for a in _PRICE_ATTRIBUTES))
+
+
+@lru_cache(maxsize=16384)
+def _price_label_of(*values: str | None) -> bool:
+    label = " ".join(v for v in values if v)
+    if not label:
+        return False
+    return bool(_PRICE_CLASS.search(label)) and not _OLD_PRICE.search(label)
+
+
+def _price_elements(block: Any, priced: Any = None) -> list[Any]:
+    """The block's price elements in order, none inside a struck-through one. `priced`
+    (ids of labelled elements, from `_Stats`) saves reading every element's attributes."""
+    found = []
     for el in block.iter():
         if not isinstance(el.tag, str):
             continue
-        label = f"{el.get('class') or ''} {el.get('itemprop') or ''} {el.get('data-testid') or ''}"
-        if _PRICE_CLASS.search(label) and not _OLD_PRICE.search(label):
+        if (id(el) in priced) if priced is not None else _price_label(el):
             if any(a.tag in ("del", "s", "strike") for a in el.iterancestors()):
                 continue
-            candidates.append(el)
-    for el in candidates:
+            found.append(el)
+    return found
+
+
+_PRICE_ATTRIBUTES = ("class", "itemprop", "data-testid", "data-test")
+_PAY = ("rice", "cost", "amount", "alary")
+Money = tuple[int | float, str | None, bool]  # amount, ISO currency, written in thousands
+
+
+_FREE = re.compile(
+    r"^(free|gratis|kostenlos|gratuit|gratuito|gratuita|darmowy|ingyenes|zdarma|ücretsiz)!?$",
+    re.IGNORECASE,
+)
+# `$<span>61</span><span>.49</span>` reads "$ 61 .49": one number.
+_SPLIT_NUMBER = re.compile(r"(\d)\s+([.,])\s*(\d)")
+
+
+def _amounts(block: Any, locale: Locale, priced: Any = None, title: str = "") -> list[Money]:
+    """The block's amounts of money, the current ones first: those in a price element,
+    else every amount written with a currency; struck-through and "was" prices skipped."""
+    for el in _price_elements(block, priced):
+        text = _SPLIT_NUMBER.sub(r"\1\2\3", _text_without_old(el))
+        if _FREE.match(text):
+            return [(0, None, False)]  # a price element that says "Free": 0, no currency
+        tokens = price_tokens(text, locale)
+        if tokens:
+            return tokens
         content = el.get("content")
-        text = _text_without_old(el)
-        found = parse_price(text, locale) if text else None
-        if found is not None and found[1] is None and content:
-            found = parse_price(content, locale) or found
+        found = parse_price(content or text, locale) if (content or len(text) <= 30) else None
         if found is not None:
-            return found
-    # No price element: the first text with a currency and a number, not struck through.
-    text = _text_without_old(block)
-    for chunk in re.split(r"\s{2,}|\|", text):
-        if has_currency(chunk):
-            found = parse_price(chunk, locale)
-            if found is not None:
-                return found
-    return None
+            return [(found[0], found[1], False)]
+    # Headings and the title are names: a year, a model number or "$4.2M budget" there is
+    # not a price.
+    texts = [_text_without_old(block, skip=_HEADINGS), _text_without_old(block)]
+    for text in texts:
+        if title and len(title) >= 8:
+            text = text.replace(title, " ")
+        tokens = price_tokens(_SPLIT_NUMBER.sub(r"\1\2\3", text), locale)
+        if tokens:
+            return tokens
+    # No amount at all, and an element that says just "Free" (an app's get button).
+    for el in block.iter("a", "button", "span", "div", "p", "strong", "b"):
+        if len(el) == 0 and _FREE.match(clean(el.text or "")):
+            return [(0, None, False)]
+    return []
 
 
 def _links(block: Any) -> list[Any]:
@@ -321,6 +641,36 @@ def _links(block: Any) -> list[Any]:
     if block.tag == "a" and block.get("href"):
         links.insert(0, block)
     return links
+
+
+_OTHER_NAME = re.compile(
+    r"(?:author|user|seller|brand|vendor|company|store|shop|dev|developer|publisher|"
+    r"instructor|teacher|merchant|host|org|organi[sz]ation|employer|agent|agency|owner|"
+    r"artist|sub|file|host|site|domain|category|cat)[-_]*(?:name|title)|subtitle|"
+    r"(?:name|title)[-_]*(?:suffix|prefix|sub)",
+    re.IGNORECASE,
+)
+
+
+def _named_element(block: Any) -> Any:
+    """The element whose class or `itemprop` says it holds the item's title (`title`,
+    `headline`, `heading`; else `name`), a link too (`a.job__title`). Not the name of
+    someone or something else: `author-name`, `company-name`, `subtitle`."""
+    fallback = None
+    for el in block.iterdescendants():
+        if not isinstance(el.tag, str) or el.tag == "img":
+            continue
+        label = f"{el.get('class') or ''} {el.get('itemprop') or ''}"
+        if not _TITLE_CLASS.search(label) or _OTHER_NAME.search(label):
+            continue
+        text = clean(el.text_content())
+        if len(text) < 2 or parse_number(text.rstrip(".")) is not None:
+            continue  # a rank ("1.") in a cell classed "title"
+        if re.search(r"title|headline|heading", label, re.IGNORECASE):
+            return el
+        if fallback is None:
+            fallback = el
+    return fallback
 
 
 def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
@@ -334,35 +684,116 @@ def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
         if title_el is not None:
             break
     if title_el is None:
-        for el in block.iter():
-            if isinstance(el.tag, str) and el.tag not in ("a", "img"):
-                label = f"{el.get('class') or ''} {el.get('itemprop') or ''}"
-                if _TITLE_CLASS.search(label) and clean(el.text_content()):
-                    title_el = el
-                    break
+        title_el = _named_element(block)
     link = None
     if title_el is not None:
-        title = clean(title_el.text_content())
+        named = next(
+            (
+                el
+                for el in title_el.iterdescendants()
+                if isinstance(el.tag, str)
+                and _TITLE_CLASS.search(el.get("class") or "")
+                and clean(el.text_content())
+            ),
+            None,
+        )
+        title = _text(named if named is not None else title_el)
         inner = next((a for a in title_el.iter("a") if a.get("href")), None)
+        if named is None and title_el.tag not in _HEADINGS and inner is not None:
+            # A "name" cell holding a link, a symbol and a logo: the link is the name.
+            linked = _text(inner)
+            if len(linked) >= 2 and not _CTA.match(linked):
+                title = linked
         outer = next((a for a in title_el.iterancestors("a") if a.get("href")), None)
         link = inner if inner is not None else outer
         if link is None:
             link = next((a for a in links if clean(a.text_content()) == title), None)
     else:
-        named = [(clean(a.text_content()), a) for a in links]
-        named = [(t, a) for t, a in named if t and not _CTA.match(t)]
+        named = [(clean(a.text_content()), a) for a in links if not _cta(a)]
+        named = [(t, a) for t, a in named if len(t) >= 2 and parse_number(t) is None]
+        alts = [clean(img.get("alt")) for img in block.iter("img") if clean(img.get("alt"))]
+        title = ""
         if named:
-            title, link = max(named, key=lambda pair: len(pair[0]))
-        else:
-            alts = [clean(img.get("alt")) for img in block.iter("img") if clean(img.get("alt"))]
-            title = alts[0] if alts else ""
+            # The first link with a name's worth of text (a short brand link before the
+            # name does not count; the name link before "Company Ltd" does).
+            longest = max(len(t) for t, _ in named)
+            title, link = next((t, a) for t, a in named if len(t) >= 0.4 * longest)
+            pieces = _pieces(link)
+            if len(pieces) >= 3 or (len(pieces) == 2 and len(title) > 60):
+                # The link wraps the whole card: its text is the card's, not a name. The
+                # name is the image's alt where the card shows it, else the first piece
+                # that reads as a name (a "New" badge before it is not one).
+                texts = {t for t, _ in pieces}
+                title = next((alt for alt in alts if alt in texts), "") or _name_piece(pieces)
+            elif len(pieces) == 2:
+                title = _text(link)
+        elif alts:
+            title = alts[0]
         if not title:
             title = _first_text(block)
     if link is None:
-        useful = [a for a in links if not _CTA.match(clean(a.text_content()))]
+        useful = [a for a in links if not _cta(a)]
         link = useful[0] if useful else (links[0] if links else None)
     url = absolute(link.get("href"), base) if link is not None else None
     return title, url
+
+
+_INLINE = frozenset(
+    {"b", "strong", "i", "em", "u", "small", "sup", "sub", "mark", "abbr", "q", "s", "bdi"}
+)
+_BADGE_CLASS = re.compile(
+    r"badge|chip|tag|label|flag|pill|sticker|ribbon|status|eyebrow|kicker", re.IGNORECASE
+)
+_BADGE_TEXT = re.compile(
+    r"^(new|new in|sale|hot|sold out|best ?seller|featured|sponsored|promoted|ad|exclusive|"
+    r"limited|online only|top rated|-?\d+ ?% ?(off)?)$",
+    re.IGNORECASE,
+)
+
+
+def _pieces(el: Any) -> list[tuple[str, Any]]:
+    """The element's text, a piece per element it is written in (text, that element):
+    inline formatting (`<b>`, `<em>`) stays within its piece."""
+    pieces: list[tuple[str, Any]] = []
+
+    def walk(node: Any, owner: Any) -> None:
+        if node.text and node.text.strip():
+            pieces.append((node.text, owner))
+        for child in node:
+            if not isinstance(child.tag, str) or child.tag in _SKIP_TAGS:
+                pass
+            elif child.tag in _INLINE:
+                walk(child, owner)
+            else:
+                walk(child, child)
+            if child.tail and child.tail.strip():
+                pieces.append((child.tail, owner))
+
+    walk(el, el)
+    merged: list[tuple[str, Any]] = []
+    for text, owner in pieces:
+        if merged and merged[-1][1] is owner:
+            merged[-1] = (merged[-1][0] + text, owner)
+        else:
+            merged.append((text, owner))
+    return [(clean(t), o) for t, o in merged if clean(t)]
+
+
+def _text(el: Any) -> str:
+    """The element's text, with a space where one element ends and another begins."""
+    return clean(" ".join(t for t, _ in _pieces(el)))
+
+
+def _name_piece(pieces: list[tuple[str, Any]]) -> str:
+    """The first piece that reads as a name: not a badge ("New", "-20%"), not a number or
+    a price, at least three characters."""
+    for text, owner in pieces:
+        if len(text) < 3 or _BADGE_TEXT.match(text) or money_like(text):
+            continue
+        if _BADGE_CLASS.search(owner.get("class") or "") or parse_number(text) is not None:
+            continue
+        return text
+    return ""
 
 
 def _first_text(block: Any) -> str:
@@ -390,7 +821,7 @@ def _kind(block: Any) -> str:
         return "row"
     for cls in _classes(block):
         token = cls.lower()
-        if len(token) < 3 or token in _UTILITY or _HASHED.search(token):
+        if len(token) < 3 or token in _UTILITY or _HASHED.search(token) or _utility(token):
             continue
         if token.startswith(("col-", "is-", "has-", "js-", "u-", "w-", "h-", "md:", "lg:")):
             continue
@@ -400,32 +831,94 @@ def _kind(block: Any) -> str:
     return "article" if block.tag == "article" else "item"
 
 
-def _stock(block: Any) -> bool | None:
-    text = block.text_content()
-    if _STOCK_OUT.search(text):
+def _stock(text: str) -> bool | None:
+    """`inStock` from what the block says (`text` in lower case)."""
+    if any(words in text for words in _STOCK_OUT):
         return False
-    if _STOCK_IN.search(text):
+    if any(words in text for words in _STOCK_IN):
         return True
     return None
 
 
-def _block_item(block: Any, page: Page) -> Item | None:
-    if _PROMO_MEMBER.search(block.get("class") or ""):
+def _money(item: Item, block: Any, locale: Locale, text: str, priced: Any = None) -> None:
+    """The price, or for a job its salary range (`salaryMin`, `salaryMax`, unit currency).
+    `text` is the block's text in lower case."""
+    amounts = _amounts(block, locale, priced, item.title)
+    if not amounts:
+        return
+    label = f"{block.get('class') or ''} {item.kind} {item.url or ''}"
+    thousands = any(k for _, _, k in amounts)
+    if thousands or _JOB.search(label) or any(w in text for w in _SALARY_WORDS):
+        values = [(a * 1000 if k else a, c) for a, c, k in amounts[:2]]
+        for name, (amount, currency) in (("salaryMin", values[0]), ("salaryMax", values[-1])):
+            value: dict[str, Any] = {"n": number(amount)}
+            if currency:
+                value["unit"] = currency
+            item.attributes[name] = value
+        return
+    amount, currency, _k = amounts[0]
+    item.price, item.currency = amount, currency
+
+
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def _wrappers(block: Any) -> list[Any]:
+    """The block and the ancestors that wrap only it (`li > div.card-wrapper > div.card`):
+    one thing, whichever level the group was found at."""
+    chain = [block]
+    node = block.getparent()
+    while node is not None and node.tag not in ("body", "html"):
+        if sum(1 for child in node if isinstance(child.tag, str)) != 1:
+            break
+        chain.append(node)
+        node = node.getparent()
+    return chain
+
+
+def _hidden_or_promo(chain: list[Any]) -> bool:
+    """A hidden template (`display:none`, `hidden`) or a promo/ad tile among real items."""
+    for el in chain:
+        if el.get("hidden") is not None or (el.get("aria-hidden") or "").lower() == "true":
+            return True
+        if _HIDDEN_STYLE.search(el.get("style") or ""):
+            return True
+        if _PROMO_MEMBER.search(el.get("class") or ""):
+            return True
+    return False
+
+
+def _block_item(block: Any, page: Page, priced: Any = None) -> Item | None:
+    chain = _wrappers(block)
+    if _hidden_or_promo(chain):
         return None
     title, url = _title_and_link(block, page.base)
     if not title:
         return None
-    item = Item(title=title, url=url, kind=_kind(block), image=_image(block, page.base))
-    found = _price(block, page.locale)
-    if found is not None:
-        item.price, item.currency = found
-    stock = _stock(block)
+    inner: list[Any] = []
+    node = block
+    while len(inner) < 3:
+        children = [c for c in node if isinstance(c.tag, str)]
+        if len(children) != 1:
+            break
+        node = children[0]
+        inner.append(node)
+    kind = next((k for k in map(_kind, [*chain, *inner]) if k not in ("item", "article")), "")
+    kind = kind or _kind(block)
+    item = Item(title=title, url=url, kind=kind, image=_image(block, page.base))
+    text = block.text_content().lower()
+    _money(item, block, page.locale, text, priced)
+    stock = _stock(text)
     if stock is not None:
         item.attributes["inStock"] = {"b": stock}
     return item
 
 
 # --- Tables ------------------------------------------------------------------------------
+
+
+def _width(row: Any) -> int:
+    return sum(1 for cell in row if cell.tag in ("td", "th"))
 
 
 def _headers(table: Any) -> list[str]:
@@ -445,9 +938,14 @@ def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
     item = Item(title="", kind="row", image=_image(row, page.base))
     title_index = -1
     for i, cell in enumerate(cells):
-        link = next((a for a in cell.iter("a") if a.get("href")), None)
-        text = clean(cell.text_content())
-        if link is not None and text and parse_number(text) is None:
+        named = [
+            (clean(a.text_content()), a)
+            for a in cell.iter("a")
+            if a.get("href") and clean(a.text_content())
+        ]
+        named = [(t, a) for t, a in named if parse_number(t) is None and not _CTA.match(t)]
+        if named:
+            text, link = named[0]
             item.title, item.url, title_index = text, absolute(link.get("href"), page.base), i
             break
     if not item.title:
@@ -463,15 +961,16 @@ def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
             continue
         header = headers[i] if i < len(headers) else ""
         text = clean(cell.text_content())
-        if not text or header.lower() in _RANK_HEADERS:
+        if not text:
             continue
-        if item.price is None and (
-            "price" in header.lower() or (not header and has_currency(text))
-        ):
-            found = parse_price(text, page.locale)
+        if item.price is None and ("price" in header.lower() or has_currency(text)):
+            tokens = price_tokens(text, page.locale)
+            found = tokens[0][:2] if tokens else parse_price(text, page.locale)
             if found is not None:
                 item.price, item.currency = found
                 continue
+        if header.lower() in _RANK_HEADERS:
+            continue
         name = lower_camel(header)
         if not name or name in ("title", "price", "name"):
             continue
@@ -484,14 +983,39 @@ def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
     return item
 
 
+def _climb(members: list[Any], stats: _Stats) -> list[Any]:
+    """The whole items, where the best group is a part of each (the link holding image and
+    name, while the price or the summary sit beside it): climb while every member has a
+    parent of its own (not the list's shared container), the parents share a signature,
+    and they hold no more than an item's worth of links."""
+    for _ in range(3):
+        parents = [m.getparent() for m in members]
+        if any(
+            p is None or p.tag in ("body", "html", "table", "tbody", "ul", "ol") for p in parents
+        ):
+            break
+        if len({id(p) for p in parents}) != len(parents):
+            break  # a shared container: the members are the items
+        if len({_sig(p) for p in parents}) != 1:
+            break
+        links = sum(stats.of(p)[_LINKS] for p in parents) / len(parents)
+        if links > 15:
+            break  # not one item's worth of links
+        members = parents
+    return members
+
+
 def block_items(page: Page) -> list[Item]:
-    members = _best_group(page)
+    members, stats = _best_group(page)
     if not members:
         return []
+    members = _climb(members, stats)
     if members[0].tag == "tr":
         table = next(members[0].iterancestors("table"), None)
         headers = _headers(table) if table is not None else []
-        rows = [_row_item(row, headers, page) for row in members]
+        # A data table's rows have one shape; a layout table's header and footer rows do not.
+        width = Counter(_width(row) for row in members).most_common(1)[0][0]
+        rows = [_row_item(row, headers, page) for row in members if _width(row) == width]
         return [r for r in rows if r is not None]
-    items = [_block_item(block, page) for block in members]
+    items = [_block_item(block, page, stats.priced) for block in members]
     return [i for i in items if i is not None]

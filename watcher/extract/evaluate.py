@@ -92,19 +92,32 @@ def score_page(page_path: Path, labels: dict[str, Any]) -> Score:
     return score
 
 
-def run(folder: Path) -> Score:
-    total = Score("TOTAL")
-    rows = []
+def pages(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """(page, labels) for every `NAME.labels.json` with its `NAME.html` or `NAME.xml`."""
+    found = []
     for labels_path in sorted(folder.glob("*.labels.json")):
         name = labels_path.name.removesuffix(".labels.json")
         page_path = next(
             (p for p in (folder / f"{name}.html", folder / f"{name}.xml") if p.exists()), None
         )
-        if page_path is None:
-            continue
-        score = score_page(page_path, json.loads(labels_path.read_text()))
+        if page_path is not None:
+            found.append((page_path, json.loads(labels_path.read_text(encoding="utf-8"))))
+    return found
+
+
+def evaluate(folder: Path) -> tuple[list[Score], Score]:
+    """Every page's score, and the total."""
+    total = Score("TOTAL")
+    rows = []
+    for page_path, labels in pages(folder):
+        score = score_page(page_path, labels)
         rows.append(score)
         total.add(score)
+    return rows, total
+
+
+def run(folder: Path) -> Score:
+    rows, total = evaluate(folder)
     header = f"{'page':34} {'items':>5} {'found':>5} {'prec':>6} {'recall':>6} "
     header += f"{'title':>6} {'link':>6} {'price':>6} {'ms':>6}"
     print(header)
@@ -120,9 +133,12 @@ def run(folder: Path) -> Score:
 def main(argv: list[str]) -> int:
     folder = Path(argv[1]) if len(argv) > 1 else DEFAULT_DIR
     total = run(folder)
+    m = total.matched or 1
     print(
-        f"\n{len(list(folder.glob('*.labels.json')))} pages: precision {total.precision:.3f}, "
-        f"recall {total.recall:.3f}"
+        f"\n{len(pages(folder))} pages, {total.labelled} labelled items: "
+        f"precision {total.precision:.3f}, recall {total.recall:.3f}; of matched items "
+        f"title {total.title_ok / m:.3f}, link {total.url_ok / m:.3f}, "
+        f"price {total.price_ok / m:.3f}"
     )
     return 0
 

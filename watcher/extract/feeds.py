@@ -40,6 +40,9 @@ def feed_items(page: Page) -> list[Item]:
             item.attributes["published"] = {
                 "s": "{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}Z".format(*published[:6])
             }
+        author = clean(e.get("author") or "")
+        if author:
+            item.attributes["author"] = {"s": author[:500]}
         items.append(item)
     return items
 

@@ -10,6 +10,7 @@ headers, footers, forms, scripts and styles are left out; the root is `<main>`, 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from watcher.extract.values import absolute
@@ -75,8 +76,15 @@ _BLOCKS = frozenset(
     }
 )
 _SPACES = re.compile(r"[ \t\r\n\f\v\u00a0]+")
-_ESCAPE = re.compile(r"([\\`*_\[\]])")
+_ESCAPES = str.maketrans({c: "\\" + c for c in "\\`*_[]"})
 _BLANK_LINES = re.compile(r"\n{3,}")
+# A listing repeats its links (image and title point at one page): resolved once each.
+_absolute = lru_cache(maxsize=8192)(absolute)
+
+
+def _esc(text: str) -> str:
+    """Markdown's own characters escaped; whitespace between tags is one space."""
+    return " " if text.isspace() else text.translate(_ESCAPES)
 
 
 def _root(tree: Any) -> Any:
@@ -98,7 +106,9 @@ class _Writer:
         self.line: list[str] = []
 
     def flush(self, prefix: str = "") -> None:
-        text = _SPACES.sub(" ", "".join(self.line)).strip()
+        if not self.line:
+            return
+        text = " ".join("".join(self.line).split())  # whitespace collapsed (str.split: fast)
         self.line = []
         if text:
             self.blocks.append(prefix + text)
@@ -107,25 +117,25 @@ class _Writer:
         """An element's content as one line of inline markdown."""
         parts: list[str] = []
         self._inline(el, parts)
-        return _SPACES.sub(" ", "".join(parts)).strip()
+        return " ".join("".join(parts).split())
 
     def _inline(self, el: Any, out: list[str]) -> None:
         if el.text:
-            out.append(_ESCAPE.sub(r"\\\1", el.text))
+            out.append(_esc(el.text))
         for child in el:
             tag = child.tag if isinstance(child.tag, str) else ""
             if tag and tag not in _SKIP:
                 self._inline_element(child, tag, out)
             if child.tail:
-                out.append(_ESCAPE.sub(r"\\\1", child.tail))
+                out.append(_esc(child.tail))
 
     def _inline_element(self, el: Any, tag: str, out: list[str]) -> None:
         if tag == "a":
             text = self.inline(el)
-            href = absolute(el.get("href"), self.base)
+            href = _absolute(el.get("href"), self.base)
             out.append(f"[{text}]({href})" if href and text else text)
         elif tag == "img":
-            src = absolute(el.get("src") or el.get("data-src"), self.base)
+            src = _absolute(el.get("src") or el.get("data-src"), self.base)
             if src:
                 out.append(f"![{_SPACES.sub(' ', el.get('alt') or '').strip()}]({src})")
         elif tag in ("strong", "b"):
@@ -149,7 +159,7 @@ class _Writer:
     def block(self, el: Any, list_prefix: str = "") -> None:
         """Walk a block container: inline runs become paragraphs, blocks their own lines."""
         if el.text:
-            self.line.append(_ESCAPE.sub(r"\\\1", el.text))
+            self.line.append(_esc(el.text))
         for child in el:
             tag = child.tag if isinstance(child.tag, str) else ""
             if tag and tag not in _SKIP:
@@ -159,7 +169,7 @@ class _Writer:
                 else:
                     self._inline_element(child, tag, self.line)
             if child.tail:
-                self.line.append(_ESCAPE.sub(r"\\\1", child.tail))
+                self.line.append(_esc(child.tail))
         self.flush(list_prefix)
 
     def _block_element(self, el: Any, tag: str, list_prefix: str) -> None:

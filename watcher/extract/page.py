@@ -50,6 +50,20 @@ def _charset(body: bytes, content_type: str | None) -> str:
     return match.group(1).decode("ascii", "replace").lower() if match else "utf-8"
 
 
+_PAGER = re.compile(r"pagination|pager|paging|page-nav|pagenav|pages", re.IGNORECASE)
+
+
+def _in_pager(el: Any) -> bool:
+    """Inside a pagination control (by its class, or a `nav` with a page-ish label)."""
+    for node in el.iterancestors():
+        label = f"{node.get('class') or ''} {node.get('id') or ''} {node.get('aria-label') or ''}"
+        if _PAGER.search(label):
+            return True
+        if node.tag == "body":
+            break
+    return bool(_PAGER.search(el.get("class") or ""))
+
+
 class Page:
     """`Page.parse(body, base_url, content_type)`; the tree is built on first use."""
 
@@ -138,12 +152,13 @@ class Page:
                 continue
             label = clean(a.get("aria-label") or "").lower()
             text = clean(a.text_content()).lower()
-            classes = (a.get("class") or "").lower()
+            classes = (a.get("class") or "").lower().split()
             if (
                 text in _NEXT_WORDS
                 or label.startswith("next")
                 or label == "go to next page"
-                or ("next" in classes.split() or "pagination-next" in classes)
+                or "next" in classes
+                or (any("next" in c for c in classes) and _in_pager(a))
                 or (text.startswith("next") and len(text) < 20)
             ):
                 candidates.append(href)

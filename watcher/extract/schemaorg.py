@@ -10,9 +10,11 @@ category) is not a list: at least two items are needed.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from watcher.extract.items import Item
 from watcher.extract.values import (
@@ -27,6 +29,8 @@ from watcher.extract.values import (
 
 if TYPE_CHECKING:
     from watcher.extract.page import Page
+
+logger = logging.getLogger(__name__)
 
 LISTED = frozenset(
     {
@@ -104,22 +108,95 @@ def _json_ld(page: Page) -> list[Any]:
 def _extruct_nodes(page: Page) -> list[Any]:
     """Microdata and RDFa as JSON-LD-shaped dicts, only for pages that use them."""
     raw = page.body
-    syntaxes = []
+    nodes: list[Any] = []
     if b"itemscope" in raw:
-        syntaxes.append("microdata")
-    if b"typeof=" in raw and (b"vocab=" in raw or b"schema.org" in raw):
-        syntaxes.append("rdfa")
-    if not syntaxes:
-        return []
-    import extruct
+        from extruct.w3cmicrodata import MicrodataExtractor
 
-    try:
-        data = extruct.extract(
-            page.tree, base_url=page.base, syntaxes=syntaxes, uniform=True, errors="ignore"
-        )
-    except Exception:  # a malformed page must not break the fetch: no schema.org then
-        return []
-    return [node for syntax in syntaxes for node in data.get(syntax, [])]
+        try:
+            found = MicrodataExtractor(add_text_content=False).extract_items(page.tree, page.base)
+            nodes += [_from_microdata(node) for node in found]
+        except Exception:  # a malformed page must not break the fetch: no microdata then
+            logger.debug("microdata unreadable on %s", page.base_url, exc_info=True)
+    if b"typeof=" in raw and (b"vocab=" in raw or b"schema.org" in raw):
+        from extruct.rdfa import RDFaExtractor
+
+        try:
+            # pyRdfa wants its own DOM-like tree: the page is parsed again, for RDFa only.
+            expanded = RDFaExtractor().extract(
+                page.text.encode("utf-8", "replace"), base_url=page.base, encoding="UTF-8"
+            )
+            nodes += _from_rdfa(expanded, page.text)
+        except Exception:  # likewise: no RDFa then
+            logger.debug("RDFa unreadable on %s", page.base_url, exc_info=True)
+    return nodes
+
+
+def _from_microdata(node: Any) -> Any:
+    """extruct's microdata (`type`, `properties`) as JSON-LD-shaped dicts."""
+    if isinstance(node, list):
+        return [_from_microdata(x) for x in node]
+    if not isinstance(node, dict) or "properties" not in node:
+        return node
+    out: dict[str, Any] = {"@type": node.get("type") or ""}
+    for key, value in node["properties"].items():
+        out[key] = _from_microdata(value)
+    if node.get("id") and "url" not in out:
+        out["@id"] = node["id"]
+    return out
+
+
+def _schema_key(iri: str) -> str:
+    return _SCHEMA_PREFIX.sub("", iri.split("#", 1)[-1] if "#" in iri else iri)
+
+
+def _from_rdfa(expanded: list[Any], text: str) -> list[dict[str, Any]]:
+    """RDFa as extruct gives it (expanded JSON-LD, IRIs for names) as compact dicts, with the
+    things a node refers to (its offers) nested in it. Top-level: things nothing refers to."""
+    by_id = {n["@id"]: n for n in expanded if isinstance(n, dict) and "@id" in n}
+    referenced: set[str] = set()
+
+    def compact(node: dict[str, Any], depth: int) -> dict[str, Any]:
+        types = node.get("@type") or []
+        out: dict[str, Any] = {"@type": _schema_key(types[0]) if types else ""}
+        if node.get("@id") and not str(node["@id"]).startswith("_:"):
+            out["@id"] = node["@id"]
+        for key, values in node.items():
+            if key.startswith("@") or not isinstance(values, list) or not values:
+                continue
+            value = values[0]
+            if not isinstance(value, dict):
+                continue
+            name = _schema_key(key)
+            if "@value" in value:
+                out[name] = value["@value"]
+            elif "@id" in value:
+                ref = by_id.get(value["@id"])
+                if ref is node or name in ("url", "image", "sameAs"):
+                    out[name] = value["@id"]  # a link, or the thing itself (`resource`)
+                    continue
+                referenced.add(value["@id"])
+                if ref is not None and ref.get("@type") and depth < 4:
+                    out[name] = compact(ref, depth + 1)
+                else:
+                    out[name] = value["@id"]
+        return out
+
+    compacted = [(n["@id"], compact(n, 0)) for n in by_id.values() if n.get("@type")]
+    roots = [node for node_id, node in compacted if node_id not in referenced]
+
+    def position(node: dict[str, Any]) -> int:
+        """Where the page mentions the thing (its `resource`, else its link): the graph
+        has no order, the page has."""
+        for iri in (node.get("@id"), node.get("url")):
+            if isinstance(iri, str) and iri:
+                parts = urlsplit(iri)
+                tail = parts.path + (f"?{parts.query}" if parts.query else "")
+                at = text.find(tail) if len(tail) > 1 else -1
+                if at >= 0:
+                    return at
+        return len(text)
+
+    return sorted(roots, key=position)
 
 
 def _walk(node: Any) -> Iterator[dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from cssselect import SelectorError
 
-from watcher.extract.blocks import _image, _kind, _price, _title_and_link
+from watcher.extract.blocks import _image, _kind, _money, _title_and_link
 from watcher.extract.items import Item
 from watcher.extract.values import absolute, clean, parse_price, typed
 
@@ -46,9 +46,7 @@ def selector_items(page: Page, selector: str, fields: Mapping[str, str] | None) 
     for block in _select(page.tree, selector):
         title, url = _title_and_link(block, page.base)
         item = Item(title=title, url=url, kind=_kind(block), image=_image(block, page.base))
-        found = _price(block, page.locale)
-        if found is not None:
-            item.price, item.currency = found
+        _money(item, block, page.locale, block.text_content().lower())
         for name, css in (fields or {}).items():
             matched = _select(block, css)
             if not matched:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -45,6 +46,8 @@ _SYMBOLS = {
     "fr.": "CHF",
     "sfr.": "CHF",
     "rm": "MYR",
+    "rs": "INR",
+    "rs.": "INR",
     "rp": "IDR",
     "lei": "RON",
     "лв": "BGN",
@@ -127,18 +130,20 @@ _BOOL_FALSE = frozenset(
     {"no", "false", "out of stock", "outofstock", "sold out", "soldout", "unavailable", "n", "off"}
 )
 _SPACE = re.compile(r"\s+")
-_NUMBER = re.compile(r"^[+-]?(\d{1,3}([,\s'\u00a0\u202f]\d{3})+|\d+)([.,]\d+)?\s*%?$")
+_NUMBER = re.compile(r"^[+-]?(\d{1,3}([.,\s'\u00a0\u202f]\d{3})+|\d+)([.,]\d+)?\s*%?$")
 _CAMEL_SPLIT = re.compile(r"[^0-9A-Za-z]+")
 _HAS_DIGIT = re.compile(r"\d")
-_CURRENCY_HINT = re.compile(
-    r"[€£$¥₹₽₩₺₫₱₪₴฿₦₿₸]|\b(?:" + "|".join(sorted(ISO_CODES)) + r")\b|zł|kč|\bkr\b|\bfr\.",
-    re.IGNORECASE,
+# A currency mark: a symbol, a three-letter code (checked against ISO_CODES), or a local
+# abbreviation. Case-sensitive and without a long alternation: this runs on every text node.
+_MARK = re.compile(
+    r"US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|MX\$|[€£$¥￥₹₽₩₺₫₱₪₴฿₦₿₸]|\b[A-Z]{3}\b|zł|Kč|"
+    r"\bkr\b\.?|\bFr\.|\bRs\b\.?|\bRM\b|\bRp\b|\blei\b"
 )
 
 
 def clean(text: str | None) -> str:
     """Whitespace collapsed and trimmed."""
-    return _SPACE.sub(" ", text or "").strip()
+    return " ".join(text.split()) if text else ""  # str.split: all Unicode spaces, fast
 
 
 def number(value: Decimal | float | int) -> int | float:
@@ -196,8 +201,52 @@ def parse_price(text: str, locale: Locale) -> tuple[int | float, str | None] | N
     return amount, locale.currency(price.currency)
 
 
+_AMOUNT = r"\d(?:[\d.,'\u2019\u00a0\u202f]|\s(?=\d{3}\b))*"
+_AMOUNT_AFTER = re.compile(rf"\s?(?P<n>{_AMOUNT})(?P<k>[kK]\b)?")
+_AMOUNT_BEFORE = re.compile(rf"(?P<n>{_AMOUNT})\s?$")
+# Written after the amount in the locales that use them (`12,99 €`, `499 kr`, `1 299 zł`).
+_SUFFIXED = frozenset({"€", "zł", "kč", "kr", "kr.", "fr.", "lei", "ft"})
+
+
+def price_tokens(text: str, locale: Locale) -> list[tuple[int | float, str | None, bool]]:
+    """Every amount written with a currency in `text`, in order: (amount, ISO code, written
+    in thousands as in `€72k`). A symbol between two numbers takes the one its locale
+    writes it with: `2026 CHF 349` is 349, `1.299,00 € statt 1.499,00 €` is 1299 and 1499.
+    """
+    found = []
+    used_to = 0
+    for sym in _MARK.finditer(text):
+        symbol = sym.group(0)
+        if len(symbol) == 3 and symbol.isupper() and symbol not in ISO_CODES:
+            continue
+        after = _AMOUNT_AFTER.match(text, sym.end())
+        before = _AMOUNT_BEFORE.search(text, max(used_to, sym.start() - 40), sym.start())
+        use_before = before is not None and (after is None or symbol.lower() in _SUFFIXED)
+        if use_before and before is not None:
+            amount, thousands, used_to = before.group("n"), False, sym.end()
+        elif after is not None:
+            amount, thousands, used_to = after.group("n"), bool(after.group("k")), after.end()
+        else:
+            continue
+        price = parse_price(amount.strip(), locale)
+        value = price[0] if price else None
+        if value is not None:
+            found.append((value, locale.currency(symbol), thousands))
+    return found
+
+
 def has_currency(text: str) -> bool:
-    return bool(_CURRENCY_HINT.search(text))
+    """Whether `text` names a currency (a symbol, an ISO code, a local abbreviation)."""
+    for mark in _MARK.finditer(text):
+        symbol = mark.group(0)
+        if not (len(symbol) == 3 and symbol.isupper()) or symbol in ISO_CODES:
+            return True
+    return False
+
+
+def money_like(text: str) -> bool:
+    """Cheap: a digit and a currency mark."""
+    return _HAS_DIGIT.search(text) is not None and has_currency(text)
 
 
 def parse_number(text: str) -> int | float | None:
@@ -282,6 +331,20 @@ def absolute(url: str | None, base: str) -> str | None:
     url = url.strip()
     if not url or url.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
         return None
+    if "/." not in url and "\\" not in url and not any(c.isspace() for c in url):
+        # The usual cases without urljoin: a full link, or a root-relative path.
+        if (
+            url.startswith(("https://", "http://"))
+            and len(url) > 8
+            and url[8 - (url[4] == ":")] != "/"
+        ):
+            full = url.split("#", 1)[0]
+            return full if len(full) <= 2048 else None
+        if url[0] == "/" and not url.startswith("//"):
+            origin = _origin(base)
+            if origin:
+                full = (origin + url).split("#", 1)[0]
+                return full if len(full) <= 2048 else None
     try:
         full = urljoin(base, url)
         parts = urlsplit(full)
@@ -291,6 +354,18 @@ def absolute(url: str | None, base: str) -> str | None:
         return None
     full = full.split("#", 1)[0]
     return full if len(full) <= 2048 else None
+
+
+@lru_cache(maxsize=256)
+def _origin(base: str) -> str | None:
+    """`https://host:port` of an http(s) base URL, or None."""
+    try:
+        parts = urlsplit(base)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def title_key(title: str) -> str:

@@ -1,0 +1,229 @@
+"""Repeated blocks in the DOM: grids, lists, tables and plans, with the page's chrome
+(menus, footers, breadcrumbs, pagination) never taken for items."""
+
+from __future__ import annotations
+
+import random
+
+from watcher.extract import extract_bytes
+
+CHROME_TOP = """<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Shop</title>
+</head><body>
+<header class="site-header"><a href="/">Home</a>
+<nav class="main-nav"><ul>{menu}</ul></nav></header>
+<nav class="breadcrumb"><a href="/">Home</a> / <a href="/lamps">Lamps</a></nav>
+<main><h1>Lamps</h1>"""
+CHROME_BOTTOM = """</main>
+<nav class="pagination"><a href="?page=1">1</a><a href="?page=2">2</a><a href="?page=3">3</a>
+<a href="?page=2">Next</a></nav>
+<footer class="site-footer"><ul>{links}</ul><p>&copy; 2026 Lamp Co</p></footer></body></html>"""
+
+MENU = "".join(
+    f'<li><a href="/c/{n}">Department number {n} with a long name</a></li>' for n in range(30)
+)
+FOOTER = "".join(f'<li><a href="/help/{n}">Help topic {n}</a></li>' for n in range(20))
+
+
+def shop(cards: list[str], lang: str = "en") -> bytes:
+    return (
+        CHROME_TOP.format(lang=lang, menu=MENU)
+        + '<div class="product-grid">'
+        + "".join(cards)
+        + "</div>"
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+
+
+def card(slug: str, name: str, price: str, old: str = "") -> str:
+    was = f'<del class="price-old">{old}</del>' if old else ""
+    return (
+        f'<div class="product-card"><a href="/p/{slug}"><img data-src="/img/{slug}.jpg" '
+        f'src="data:image/gif;base64,R0lGOD" alt="{name}"></a><h3 class="product-card__title">'
+        f'<a href="/p/{slug}">{name}</a></h3><div class="product-card__price">{was}'
+        f'<span class="price">{price}</span></div><button>Add to cart</button></div>'
+    )
+
+
+CARDS = [
+    card("brass-lamp", "Brass desk lamp", "1.299,00 €", old="1.499,00 €"),
+    card("oak-lamp", "Oak floor lamp", "89,50 €"),
+    card("glass-lamp", "Glass pendant", "12,99 €"),
+    card("tin-lamp", "Tin lantern", "€ 19"),
+]
+
+
+def test_grid_of_cards() -> None:
+    ex = extract_bytes(shop(CARDS, lang="de-DE"), "https://lamps.example/c/lamps")
+    assert ex.method == "blocks"
+    assert [e["title"] for e in ex.entries] == [
+        "Brass desk lamp",
+        "Oak floor lamp",
+        "Glass pendant",
+        "Tin lantern",
+    ]
+    brass = ex.entries[0]
+    assert brass["url"] == "https://lamps.example/p/brass-lamp"
+    assert brass["identityKey"] == "https://lamps.example/p/brass-lamp"
+    assert (brass["price"], brass["currency"]) == (1299, "EUR")  # not the struck 1.499,00
+    assert brass["imageUrl"] == "https://lamps.example/img/brass-lamp.jpg"
+    assert [e["price"] for e in ex.entries] == [1299, 89.5, 12.99, 19]
+    assert ex.entry_kinds == [{"name": "productCard", "hasPrice": True}]
+
+
+def test_chrome_links_are_never_items() -> None:
+    ex = extract_bytes(shop(CARDS), "https://lamps.example/c/lamps")
+    urls = {e.get("url") for e in ex.entries}
+    assert not any("/c/" in u or "/help/" in u or "page=" in u for u in urls if u)
+    assert len(ex.entries) == 4
+
+
+def test_reordering_keeps_the_identity_keys() -> None:
+    cards = [card(f"lamp-{n}", f"Lamp model {n}", f"${n},299.00") for n in range(12)]
+    first = extract_bytes(shop(cards), "https://lamps.example/c/lamps")
+    shuffled = cards[:]
+    random.Random(7).shuffle(shuffled)
+    second = extract_bytes(shop(shuffled), "https://lamps.example/c/lamps")
+    assert {e["identityKey"] for e in first.entries} == {e["identityKey"] for e in second.entries}
+    assert len(first.entries) == 12
+    by_key = {e["identityKey"]: e for e in second.entries}
+    assert all(by_key[e["identityKey"]] == e for e in first.entries)
+    assert (first.entries[1]["price"], first.entries[1]["currency"]) == (1299, "USD")
+
+
+def test_list_items_without_images_or_prices() -> None:
+    lis = "".join(
+        f'<li class="guide"><h3><a href="/guides/{n}">Guide to topic {n}</a></h3>'
+        f"<p>Everything about topic {n}, with examples.</p></li>"
+        for n in range(8)
+    )
+    body = shop([]).replace(
+        b'<div class="product-grid"></div>', f'<ul class="guides">{lis}</ul>'.encode()
+    )
+    ex = extract_bytes(body, "https://docs.example/guides/")
+    assert [e["url"] for e in ex.entries] == [f"https://docs.example/guides/{n}" for n in range(8)]
+    assert all("price" not in e and "imageUrl" not in e for e in ex.entries)
+    assert ex.entry_kinds == [{"name": "guide", "hasPrice": False}]
+
+
+def test_table_rows_with_numeric_columns() -> None:
+    rows = "".join(
+        f'<tr><td>{n + 1}</td><td><a href="/coins/c{n}"><img src="/i/{n}.png" alt="">'
+        f"Coin number {n}</a></td><td>${n * 1000 + 0.5:,.2f}</td><td>{n - 3:+.1f}%</td>"
+        f"<td>${(n + 1) * 1_000_000:,}</td></tr>"
+        for n in range(6)
+    )
+    table = (
+        '<table class="coins"><thead><tr><th>#</th><th>Name</th><th>Price</th><th>24h %</th>'
+        f"<th>Market Cap</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+    body = shop([]).replace(b'<div class="product-grid"></div>', table.encode())
+    ex = extract_bytes(body, "https://coins.example/")
+    assert len(ex.entries) == 6
+    coin = ex.entries[2]
+    assert coin["title"] == "Coin number 2"
+    assert coin["url"] == "https://coins.example/coins/c2"
+    assert (coin["price"], coin["currency"]) == (2000.5, "USD")
+    assert coin["kind"] == "row"
+    assert coin["attributes"]["marketCap"] == {"n": 3_000_000}
+    assert {"n": -1} in coin["attributes"].values()  # the 24h % column
+
+
+def test_pricing_plans_sharing_one_link() -> None:
+    plans = "".join(
+        f'<div class="plan"><h3>{name}</h3><p class="plan-price">${price}/mo</p>'
+        f'<ul><li>Feature one</li><li>Feature two</li></ul><a href="/signup">Get started</a></div>'
+        for name, price in (("Starter", 0), ("Team", 29), ("Business", 99))
+    )
+    body = shop([]).replace(b'<div class="product-grid"></div>', plans.encode())
+    ex = extract_bytes(body, "https://saas.example/pricing")
+    assert [(e["title"], e["price"]) for e in ex.entries] == [
+        ("Starter", 0),
+        ("Team", 29),
+        ("Business", 99),
+    ]
+    assert [e["identityKey"] for e in ex.entries] == ["starter", "team", "business"]
+    assert all(e["url"] == "https://saas.example/signup" for e in ex.entries)
+
+
+def test_promo_tiles_are_skipped() -> None:
+    promo = (
+        '<div class="product-card promo-tile"><a href="/sale"><img src="/promo.jpg" alt="">'
+        "<h3>Winter sale: up to 50% off everything</h3></a></div>"
+    )
+    cards = [*CARDS[:2], promo, *CARDS[2:]]
+    ex = extract_bytes(shop(cards), "https://lamps.example/c/lamps")
+    assert "https://lamps.example/sale" not in {e.get("url") for e in ex.entries}
+    assert len(ex.entries) == 4
+
+
+def test_a_page_without_a_listing_has_no_entries() -> None:
+    body = (
+        b"<html><body><header><nav><a href='/a'>A</a><a href='/b'>B</a><a href='/c'>C</a>"
+        b"</nav></header><main><h1>About us</h1><p>We make lamps since 1901.</p></main>"
+        b"<footer><a href='/x'>X</a><a href='/y'>Y</a><a href='/z'>Z</a></footer></body></html>"
+    )
+    ex = extract_bytes(body, "https://lamps.example/about")
+    assert ex.entries == []
+    assert ex.entry_kinds == []
+    assert ex.method == "none"
+    assert ex.as_json() == {"entryKinds": [], "entries": []}
+
+
+def test_entry_format() -> None:
+    ex = extract_bytes(shop(CARDS, lang="de-DE"), "https://lamps.example/c/lamps")
+    keys = [e["identityKey"] for e in ex.entries]
+    assert len(keys) == len(set(keys))
+    for entry in ex.entries:
+        assert set(entry) <= {
+            "identityKey",
+            "title",
+            "url",
+            "kind",
+            "price",
+            "currency",
+            "imageUrl",
+            "attributes",
+        }
+        assert entry["title"]
+        assert entry["title"] == entry["title"].strip()
+        assert len(entry["identityKey"]) <= 512
+        assert all(v is not None for v in entry.values())
+        assert isinstance(entry["price"], int | float)
+        assert not isinstance(entry["price"], bool)
+        assert len(entry["currency"]) == 3
+        assert entry["currency"].isupper()
+        for name in entry.get("attributes", {}):
+            assert name not in ("title", "price")
+
+
+def test_cards_with_long_descriptions_keep_price_and_image() -> None:
+    words = " ".join(["soft warm light durable classic handmade organic"] * 40)
+    cards = [
+        f'<div class="product-card"><a href="/p/{n}"><img src="/i/{n}.jpg" alt=""></a>'
+        f'<div class="product-card__body"><h3 class="product-card__title"><a href="/p/{n}">'
+        f'Lamp model {n}</a></h3><p class="desc">{words}</p><div class="product-card__price">'
+        f'<del>$9{n}.00</del> <span class="price">${n}.99</span></div></div></div>'
+        for n in range(1, 13)
+    ]
+    ex = extract_bytes(shop(cards), "https://lamps.example/c/lamps")
+    assert len(ex.entries) == 12
+    first = ex.entries[0]
+    assert first["title"] == "Lamp model 1"
+    assert (first["price"], first["currency"]) == (1.99, "USD")
+    assert first["imageUrl"] == "https://lamps.example/i/1.jpg"
+    assert first["kind"] == "productCard"
+
+
+def test_definition_list_items_span_siblings() -> None:
+    rows = "".join(
+        f'<dt class="course-title"><a href="/c/{n}">Course number {n}</a></dt>'
+        f'<dd class="course-desc">A course about topic {n}, with exercises.</dd>'
+        f'<dd class="course-meta">By <a href="/t/{n % 3}">Teacher {n % 3}</a></dd>'
+        f'<dd class="course-price">${n}9</dd>'
+        for n in range(1, 9)
+    )
+    body = shop([]).replace(b'<div class="product-grid"></div>', f"<dl>{rows}</dl>".encode())
+    ex = extract_bytes(body, "https://learn.example/catalog")
+    assert [e["title"] for e in ex.entries] == [f"Course number {n}" for n in range(1, 9)]
+    assert [e["url"] for e in ex.entries] == [f"https://learn.example/c/{n}" for n in range(1, 9)]
+    assert [e["price"] for e in ex.entries] == [n * 10 + 9 for n in range(1, 9)]

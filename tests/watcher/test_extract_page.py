@@ -1,0 +1,91 @@
+"""The parsed page: next-page links, app shells, decoding."""
+
+from __future__ import annotations
+
+import pytest
+
+from watcher.extract import Page
+
+BASE = "https://shop.example/c/lamps?page=2"
+
+
+def page(body: str, base: str = BASE) -> Page:
+    return Page.parse(f"<html><head></head><body>{body}</body></html>".encode(), base)
+
+
+NEXT = "https://shop.example/c/lamps?page=3"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('<a href="/x">x</a>', None),
+        ('<link rel="next" href="?page=3">', NEXT),
+        ('<a rel="next nofollow" href="/c/lamps?page=3">3</a>', NEXT),
+        ('<div class="pager"><a href="?page=1">1</a><a href="?page=3">Next</a></div>', NEXT),
+        ('<nav class="pagination"><a href="?page=3">Next page</a></nav>', NEXT),
+        ('<nav><a href="?page=3">\u203a</a></nav>', NEXT),
+        ('<nav><a href="?page=3">»</a></nav>', NEXT),
+        ('<div><a href="/blog/page/3">Older posts</a></div>', "https://shop.example/blog/page/3"),
+        ('<nav><a aria-label="Next page" href="?page=3"><svg></svg></a></nav>', NEXT),
+        (
+            '<nav class="pagination"><a class="pagination__next" href="?page=3"><i></i></a></nav>',
+            NEXT,
+        ),
+        ('<nav class="pagination"><a href="?page=2">Next</a></nav>', None),  # this very page
+        ('<div class="carousel"><a class="slick-next" href="#">Next</a></div>', None),
+    ],
+)
+def test_next_page(body: str, expected: str | None) -> None:
+    assert page(body).next_page_url() == expected
+
+
+def test_next_page_prefers_rel_next() -> None:
+    body = '<link rel="next" href="/p/4"><nav class="pagination"><a href="/p/9">Next</a></nav>'
+    assert page(body).next_page_url() == "https://shop.example/p/4"
+
+
+def test_base_href_is_used() -> None:
+    p = Page.parse(
+        b'<html><head><base href="https://cdn.example/shop/"></head><body>'
+        b'<a rel="next" href="page/3">more</a></body></html>',
+        BASE,
+    )
+    assert p.next_page_url() == "https://cdn.example/shop/page/3"
+
+
+def test_script_built_shells() -> None:
+    react = page('<div id="root"></div><script src="/static/js/main.4f2a.js"></script>')
+    assert react.looks_script_built()
+    nextjs = page('<div id="__next"></div><script src="/_next/static/chunks/app.js"></script>')
+    assert nextjs.looks_script_built()
+    noscript = page(
+        "<noscript>You need to enable JavaScript to run this app.</noscript>"
+        '<div id="app"></div><script type="module" src="/assets/index.js"></script>'
+    )
+    assert noscript.looks_script_built()
+
+
+def test_ordinary_pages_are_not_shells() -> None:
+    text = " ".join(f"<p>Paragraph {n} of a long article about lighthouses.</p>" for n in range(40))
+    assert not page(
+        f'<div id="root">{text}</div><script src="/app.js"></script>'
+    ).looks_script_built()
+    assert not page("<p>" + "Short but static. " * 30 + "</p>").looks_script_built()
+
+
+def test_decoding_by_meta_charset_and_content_type() -> None:
+    body = '<html><head><meta charset="iso-8859-1"></head><body>Café</body></html>'.encode(
+        "iso-8859-1"
+    )
+    assert "Café" in Page.parse(body, BASE).html_text()
+    assert "Café" in Page.parse(body, BASE, "text/html; charset=ISO-8859-1").html_text()
+    utf8 = "<html><body>Grüße</body></html>".encode()
+    assert "Grüße" in Page.parse(utf8, BASE, "text/html").html_text()
+
+
+def test_empty_and_broken_bodies() -> None:
+    assert Page.parse(b"", BASE).markdown().strip() == ""
+    assert Page.parse(b"", BASE).next_page_url() is None
+    broken = Page.parse(b"<div><p>unclosed <b>tags", BASE)
+    assert "unclosed" in broken.markdown()

@@ -1,0 +1,244 @@
+"""schema.org in pages: JSON-LD (ItemList, Product, JobPosting, Event, offers as plans),
+microdata and RDFa."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from watcher.extract import extract_bytes
+
+BASE = "https://shop.example/c/tents"
+
+
+def page(*docs: Any, body: str = "", lang: str = "en") -> bytes:
+    scripts = "".join(f'<script type="application/ld+json">{json.dumps(d)}</script>' for d in docs)
+    return (
+        f'<!doctype html><html lang="{lang}"><head><title>t</title>{scripts}</head>'
+        f"<body><main>{body}</main></body></html>"
+    ).encode()
+
+
+def product(name: str, price: Any, currency: str = "EUR", **more: Any) -> dict[str, Any]:
+    return {
+        "@type": "Product",
+        "name": name,
+        "url": f"/p/{name.lower().replace(' ', '-')}",
+        "image": f"/img/{name.lower().replace(' ', '-')}.jpg",
+        "offers": {"@type": "Offer", "price": price, "priceCurrency": currency, **more},
+    }
+
+
+def test_item_list_of_products() -> None:
+    doc = {
+        "@context": "https://schema.org",
+        "@type": "ItemList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": 1, "item": product("Ridge Tent", "249.00")},
+            {
+                "@type": "ListItem",
+                "position": 2,
+                "item": product("Dome Tent", 99, availability="https://schema.org/OutOfStock"),
+            },
+            {"@type": "ListItem", "position": 3, "item": product("Tunnel Tent", "1299.5")},
+        ],
+    }
+    ex = extract_bytes(page(doc), BASE)
+    assert ex.method == "schema.org"
+    assert ex.entry_kinds == [{"name": "product", "hasPrice": True}]
+    ridge, dome, tunnel = ex.entries
+    assert ridge == {
+        "identityKey": "https://shop.example/p/ridge-tent",
+        "title": "Ridge Tent",
+        "url": "https://shop.example/p/ridge-tent",
+        "kind": "product",
+        "price": 249,
+        "currency": "EUR",
+        "imageUrl": "https://shop.example/img/ridge-tent.jpg",
+    }
+    assert isinstance(ridge["price"], int)
+    assert dome["attributes"]["inStock"] == {"b": False}
+    assert tunnel["price"] == 1299.5
+
+
+def test_item_list_of_list_items_with_urls_and_graph() -> None:
+    doc = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebPage", "name": "Tents"},
+            {
+                "@type": "ItemList",
+                "itemListElement": [
+                    {"@type": "ListItem", "position": i, "url": f"/p/{i}", "name": f"Tent {i}"}
+                    for i in (1, 2, 3)
+                ],
+            },
+        ],
+    }
+    ex = extract_bytes(page(doc), BASE)
+    assert [e["url"] for e in ex.entries] == [f"https://shop.example/p/{i}" for i in (1, 2, 3)]
+    assert [e["title"] for e in ex.entries] == ["Tent 1", "Tent 2", "Tent 3"]
+
+
+def test_aggregate_offer_low_price() -> None:
+    offers = {
+        "@type": "AggregateOffer",
+        "lowPrice": "19.99",
+        "highPrice": 40,
+        "priceCurrency": "GBP",
+    }
+    docs = [
+        {"@type": "Product", "name": n, "url": f"/p/{n}", "offers": offers} for n in ("a1", "b2")
+    ]
+    ex = extract_bytes(page(docs), BASE)
+    assert [(e["price"], e["currency"]) for e in ex.entries] == [(19.99, "GBP")] * 2
+
+
+def test_job_postings() -> None:
+    def job(title: str, city: str) -> dict[str, Any]:
+        return {
+            "@context": "https://schema.org",
+            "@type": "JobPosting",
+            "title": title,
+            "url": f"https://jobs.example/{title.lower().replace(' ', '-')}",
+            "employmentType": ["FULL_TIME", "CONTRACTOR"],
+            "hiringOrganization": {"@type": "Organization", "name": "Northwind"},
+            "jobLocation": {
+                "@type": "Place",
+                "address": {
+                    "@type": "PostalAddress",
+                    "addressLocality": city,
+                    "addressRegion": "BE",
+                    "addressCountry": "DE",
+                },
+            },
+            "baseSalary": {
+                "@type": "MonetaryAmount",
+                "currency": "EUR",
+                "value": {"@type": "QuantitativeValue", "minValue": 60000, "maxValue": 80000},
+            },
+        }
+
+    ex = extract_bytes(page(job("Data Engineer", "Berlin"), job("Designer", "Potsdam")), BASE)
+    assert ex.entry_kinds == [{"name": "jobPosting", "hasPrice": False}]
+    first = ex.entries[0]
+    assert first["title"] == "Data Engineer"
+    assert first["kind"] == "jobPosting"
+    assert "price" not in first
+    attrs = first["attributes"]
+    assert attrs["salaryMin"] == {"n": 60000, "unit": "EUR"}
+    assert attrs["salaryMax"] == {"n": 80000, "unit": "EUR"}
+    assert attrs["location"] == {"s": "Berlin, BE, DE"}
+    assert "FULL_TIME" in attrs["employmentType"]["s"]
+
+
+def test_events() -> None:
+    events = [
+        {
+            "@type": "Event",
+            "name": f"Concert {i}",
+            "url": f"/e/{i}",
+            "startDate": f"2026-12-0{i}T19:30:00+01:00",
+            "location": {"@type": "Place", "name": "Harbour Hall"},
+            "offers": {"@type": "Offer", "price": "15", "priceCurrency": "EUR"},
+        }
+        for i in (1, 2)
+    ]
+    ex = extract_bytes(page({"@context": "https://schema.org", "@graph": events}), BASE)
+    assert ex.entry_kinds == [{"name": "event", "hasPrice": True}]
+    assert ex.entries[0]["attributes"]["startDate"] == {"s": "2026-12-01T19:30:00+01:00"}
+    assert ex.entries[0]["attributes"]["location"] == {"s": "Harbour Hall"}
+    assert ex.entries[1]["price"] == 15
+
+
+def test_offers_as_plans() -> None:
+    doc = {
+        "@type": "SoftwareApplication",
+        "name": "ShipFast",
+        "offers": [
+            {"@type": "Offer", "name": "Starter", "price": 0, "priceCurrency": "USD"},
+            {"@type": "Offer", "name": "Team", "price": "29", "priceCurrency": "USD"},
+            {"@type": "Offer", "name": "Business", "price": "99.00", "priceCurrency": "USD"},
+        ],
+    }
+    ex = extract_bytes(page(doc), "https://shipfast.example/pricing")
+    assert [(e["title"], e["price"]) for e in ex.entries] == [
+        ("Starter", 0),
+        ("Team", 29),
+        ("Business", 99),
+    ]
+    assert {e["kind"] for e in ex.entries} == {"offer"}
+    assert len({e["identityKey"] for e in ex.entries}) == 3
+
+
+def test_a_lone_page_product_is_not_a_list() -> None:
+    """One Product describing the category: the page's cards are the items."""
+    cards = "".join(
+        f'<div class="tile"><a href="/p/{n}"><h3>Tent {n}</h3></a><span>€{n}9.00</span></div>'
+        for n in range(1, 6)
+    )
+    doc = product("All tents", "19.00")
+    ex = extract_bytes(page(doc, body=f'<div class="tiles">{cards}</div>'), BASE)
+    assert ex.method == "blocks"
+    assert [e["title"] for e in ex.entries] == [f"Tent {n}" for n in range(1, 6)]
+
+
+def test_blocks_win_when_json_ld_lists_only_a_few() -> None:
+    docs = [product(f"Featured {n}", 10) for n in range(3)]
+    cards = "".join(
+        f'<div class="tile"><a href="/p/{n}"><h3>Tent number {n}</h3></a><span>€{n}.50</span></div>'
+        for n in range(40)
+    )
+    ex = extract_bytes(page(docs, body=f'<div class="tiles">{cards}</div>'), BASE)
+    assert ex.method == "blocks"
+    assert len(ex.entries) == 40
+
+
+def test_broken_json_ld_is_ignored() -> None:
+    body = (
+        b'<html><head><script type="application/ld+json">{"@type": "ItemList", oops'
+        b"</script></head><body><p>Nothing</p></body></html>"
+    )
+    ex = extract_bytes(body, BASE)
+    assert ex.entries == []
+    assert ex.method == "none"
+
+
+def test_microdata_products() -> None:
+    cells = "".join(
+        f'<div itemscope itemtype="https://schema.org/Product"><a itemprop="url" href="/i/{n}">'
+        f'<span itemprop="name">Notebook {n}</span></a><div itemprop="offers" itemscope '
+        f'itemtype="https://schema.org/Offer"><meta itemprop="priceCurrency" content="EUR">'
+        f'<span itemprop="price" content="1{n}.50">1{n},50 €</span></div></div>'
+        for n in range(3)
+    )
+    ex = extract_bytes(page(body=cells), "https://paper.example/notebooks")
+    assert ex.method == "schema.org"
+    assert [(e["title"], e["price"], e["currency"]) for e in ex.entries] == [
+        ("Notebook 0", 10.5, "EUR"),
+        ("Notebook 1", 11.5, "EUR"),
+        ("Notebook 2", 12.5, "EUR"),
+    ]
+    assert ex.entries[0]["url"] == "https://paper.example/i/0"
+
+
+def test_rdfa_products() -> None:
+    cards = "".join(
+        f'<div typeof="Product" resource="/r/{n}"><h3 property="name">Record {n}</h3>'
+        f'<a property="url" href="/r/{n}">more</a><div property="offers" typeof="Offer">'
+        f'<span property="priceCurrency" content="GBP">£</span>'
+        f'<span property="price" content="2{n}.00">2{n}.00</span></div></div>'
+        for n in range(3)
+    )
+    body = (
+        f'<html><head><title>t</title></head><body vocab="https://schema.org/">{cards}'
+        "</body></html>"
+    ).encode()
+    ex = extract_bytes(body, "https://vinyl.example/jazz")
+    assert ex.method == "schema.org"
+    assert [(e["title"], e["price"], e["currency"]) for e in ex.entries] == [
+        ("Record 0", 20, "GBP"),
+        ("Record 1", 21, "GBP"),
+        ("Record 2", 22, "GBP"),
+    ]
+    assert ex.entries[1]["url"] == "https://vinyl.example/r/1"

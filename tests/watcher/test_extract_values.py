@@ -1,0 +1,104 @@
+"""Prices in local formats, ISO currency codes (never symbols), typed field values."""
+
+from __future__ import annotations
+
+import pytest
+
+from watcher.extract.values import (
+    Locale,
+    absolute,
+    lower_camel,
+    parse_bool,
+    parse_number,
+    parse_price,
+    typed,
+)
+
+EN = Locale("en")
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "expected"),
+    [
+        ("1.299,00 €", Locale("de-DE"), (1299, "EUR")),
+        ("$1,299", EN, (1299, "USD")),
+        ("£12.50", EN, (12.5, "GBP")),
+        ("EUR 30", EN, (30, "EUR")),
+        ("12,99\u00a0€", Locale("fr-FR"), (12.99, "EUR")),
+        ("¥1,200", Locale("ja"), (1200, "JPY")),
+        ("₹35,199", Locale("en-IN"), (35199, "INR")),
+        ("CHF 49.90", Locale("de-CH"), (49.9, "CHF")),
+        ("$18.00", Locale("en-CA"), (18, "CAD")),
+        ("C$18.00", EN, (18, "CAD")),
+        ("A$ 7.95", EN, (7.95, "AUD")),
+        ("NZ$12", EN, (12, "NZD")),
+        ("HK$88", EN, (88, "HKD")),
+        ("$5", Locale("en", "EUR"), (5, "EUR")),  # og:price:currency says EUR
+        ("499 kr", Locale("sv-SE"), (499, "SEK")),
+        ("1 299 zł", Locale("pl"), (1299, "PLN")),
+    ],
+)
+def test_prices(text: str, locale: Locale, expected: tuple[float, str]) -> None:
+    found = parse_price(text, locale)
+    assert found is not None
+    amount, currency = found
+    assert (amount, currency) == expected
+    assert isinstance(amount, int) == float(amount).is_integer()
+
+
+def test_no_price() -> None:
+    assert parse_price("Free shipping", EN) is None
+    assert parse_price("", EN) is None
+
+
+def test_currency_is_never_a_symbol() -> None:
+    for symbol in ("$", "€", "£", "¥", "₹", "kr", "zł", "R$", "CHF", "Fr."):
+        code = Locale("en").currency(symbol)
+        assert code is not None
+        assert len(code) == 3
+        assert code.isalpha()
+        assert code.isupper()
+
+
+def test_numbers() -> None:
+    assert parse_number("1,234") == 1234
+    assert parse_number("1,234.5") == 1234.5
+    assert parse_number("1.234,5") == 1234.5
+    assert parse_number("12 %") == 12
+    assert parse_number("-3.25") == -3.25
+    assert parse_number("4 bedrooms") is None
+
+
+def test_booleans() -> None:
+    assert parse_bool("Yes") is True
+    assert parse_bool("in stock") is True
+    assert parse_bool("Out of stock") is False
+    assert parse_bool("false") is False
+    assert parse_bool("maybe") is None
+
+
+def test_typed_values() -> None:
+    assert typed("42", EN) == {"n": 42}
+    assert typed("3.5", EN) == {"n": 3.5}
+    assert typed("no", EN) == {"b": False}
+    assert typed("In stock", EN) == {"b": True}
+    assert typed("$1,299.00", EN) == {"n": 1299, "unit": "USD"}
+    assert typed("Berlin, Germany", EN) == {"s": "Berlin, Germany"}
+    assert typed("   ", EN) is None
+
+
+def test_names() -> None:
+    assert lower_camel("product-card") == "productCard"
+    assert lower_camel("JobPosting") == "jobPosting"
+    assert lower_camel("Market Cap") == "marketCap"
+    assert lower_camel("job") == "job"
+
+
+def test_absolute_links() -> None:
+    base = "https://a.example/c/x?page=2"
+    assert absolute("/p/1", base) == "https://a.example/p/1"
+    assert absolute("//cdn.example/i.jpg", base) == "https://cdn.example/i.jpg"
+    assert absolute("p/2#reviews", base) == "https://a.example/c/p/2"
+    assert absolute("javascript:void(0)", base) is None
+    assert absolute("mailto:a@b.example", base) is None
+    assert absolute("", base) is None
