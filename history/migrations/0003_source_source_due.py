@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_account_credits'),
-        ('history', '0002_entry_source_index_covered_by_identity'),
+        ("accounts", "0002_account_credits"),
+        ("history", "0002_entry_source_index_covered_by_identity"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='source',
-            index=models.Index(condition=models.Q(('status', 'active'), ('status', 'autoPaused'), _connector='OR'), fields=['next_fetch_time'], name='source_due'),
+            model_name="source",
+            index=models.Index(
+                condition=models.Q(("status", "active"), ("status", "autoPaused"), _connector="OR"),
+                fields=["next_fetch_time"],
+                name="source_due",
+            ),
         ),
     ]

@@ -5,27 +5,66 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('history', '0003_source_source_due'),
+        ("history", "0003_source_source_due"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Watch',
+            name="Watch",
             fields=[
-                ('source', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='watch', serialize=False, to='history.source')),
-                ('selector', models.CharField(blank=True, help_text='CSS selector of one item; overrides extraction', max_length=500)),
-                ('fields', models.JSONField(blank=True, default=dict, help_text='{attribute name: CSS}')),
-                ('ignore', models.JSONField(blank=True, default=list, help_text='attributes not tracked')),
-                ('pages', models.PositiveSmallIntegerField(default=1, help_text='listing pages to follow')),
-                ('render', models.CharField(choices=[('auto', 'Auto'), ('never', 'Never'), ('always', 'Always')], default='auto', max_length=8)),
-                ('etag', models.CharField(blank=True, max_length=500)),
-                ('last_modified', models.CharField(blank=True, max_length=100)),
-                ('body_hash', models.CharField(blank=True, max_length=64)),
-                ('rendered', models.BooleanField(default=False, help_text='the last good read needed the browser (render=auto)')),
+                (
+                    "source",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="watch",
+                        serialize=False,
+                        to="history.source",
+                    ),
+                ),
+                (
+                    "selector",
+                    models.CharField(
+                        blank=True,
+                        help_text="CSS selector of one item; overrides extraction",
+                        max_length=500,
+                    ),
+                ),
+                (
+                    "fields",
+                    models.JSONField(blank=True, default=dict, help_text="{attribute name: CSS}"),
+                ),
+                (
+                    "ignore",
+                    models.JSONField(blank=True, default=list, help_text="attributes not tracked"),
+                ),
+                (
+                    "pages",
+                    models.PositiveSmallIntegerField(
+                        default=1, help_text="listing pages to follow"
+                    ),
+                ),
+                (
+                    "render",
+                    models.CharField(
+                        choices=[("auto", "Auto"), ("never", "Never"), ("always", "Always")],
+                        default="auto",
+                        max_length=8,
+                    ),
+                ),
+                ("etag", models.CharField(blank=True, max_length=500)),
+                ("last_modified", models.CharField(blank=True, max_length=100)),
+                ("body_hash", models.CharField(blank=True, max_length=64)),
+                (
+                    "rendered",
+                    models.BooleanField(
+                        default=False,
+                        help_text="the last good read needed the browser (render=auto)",
+                    ),
+                ),
             ],
         ),
     ]

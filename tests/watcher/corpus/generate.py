@@ -2760,8 +2760,14 @@ def grocery_price_first(rng: random.Random) -> Page:
     base = "https://www.pantrybox.example/shop/coffee"
     items: list[Label] = []
     cards = []
-    for name in names(rng, 18, lambda r: f"{r.choice(['Highland', 'Sierra', 'Java', 'Andes', 'Kivu'])} "
-                      f"{r.choice(['Espresso', 'Filter', 'Decaf', 'House'])} Beans {r.choice([250, 500, 1000])}g"):
+    for name in names(
+        rng,
+        18,
+        lambda r: (
+            f"{r.choice(['Highland', 'Sierra', 'Java', 'Andes', 'Kivu'])} "
+            f"{r.choice(['Espresso', 'Filter', 'Decaf', 'House'])} Beans {r.choice([250, 500, 1000])}g"
+        ),
+    ):
         price = money(rng, 4, 30)
         url = f"https://www.pantrybox.example/p/{slug(name)}"
         items.append(label(name, url, price, "GBP"))
@@ -2788,9 +2794,20 @@ def grocery_price_first(rng: random.Random) -> Page:
 def events_sold_out(rng: random.Random) -> Page:
     """Event cards with split dates, 'From €25', free events and sold-out ones."""
     base = "https://www.nachtwerk.example/programm"
-    acts = ["Neon Harbour", "Kid Kompass", "Die Fähre", "Salt & Static", "Nordlicht Trio",
-            "Velvet Sirens", "Pixel Choir", "Low Tide Club", "Monsoon Radio", "Brass Kraken",
-            "Paper Moons", "Glasshouse"]
+    acts = [
+        "Neon Harbour",
+        "Kid Kompass",
+        "Die Fähre",
+        "Salt & Static",
+        "Nordlicht Trio",
+        "Velvet Sirens",
+        "Pixel Choir",
+        "Low Tide Club",
+        "Monsoon Radio",
+        "Brass Kraken",
+        "Paper Moons",
+        "Glasshouse",
+    ]
     items: list[Label] = []
     lis = []
     for i, a in enumerate(acts):
@@ -2828,17 +2845,31 @@ def events_sold_out(rng: random.Random) -> Page:
 def hotels_inline_strike(rng: random.Random) -> Page:
     """'US$142 per night', old prices struck with an inline style only."""
     base = "https://www.roomfinder.example/city/new-york"
-    hotels = ["Harbor View Inn", "Midtown Loft Hotel", "The Brickyard", "Parkside Suites",
-              "Hudson Lights", "The Navigator", "Chelsea Yard Hotel", "Bowery House",
-              "Pier 9 Hotel", "The Cartographer", "Greenpoint Rooms", "Liberty Row"]
+    hotels = [
+        "Harbor View Inn",
+        "Midtown Loft Hotel",
+        "The Brickyard",
+        "Parkside Suites",
+        "Hudson Lights",
+        "The Navigator",
+        "Chelsea Yard Hotel",
+        "Bowery House",
+        "Pier 9 Hotel",
+        "The Cartographer",
+        "Greenpoint Rooms",
+        "Liberty Row",
+    ]
     items: list[Label] = []
     cards = []
     for i, h in enumerate(hotels):
         url = f"https://www.roomfinder.example/hotel/{slug(h)}"
         price = float(rng.randint(120, 480))
         items.append(label(h, url, price, "USD"))
-        strike = (f'<span style="text-decoration: line-through; color:#999">US${price + 40:.0f}'
-                  "</span> " if i % 2 else "")
+        strike = (
+            f'<span style="text-decoration: line-through; color:#999">US${price + 40:.0f}</span> '
+            if i % 2
+            else ""
+        )
         cards.append(
             f'<div class="result"><img src="/photos/{slug(h)}.jpg" alt="{e(h)}"><div class="info">'
             f'<h2><a href="/hotel/{slug(h)}">{e(h)}</a></h2><div class="stars">{"★" * (3 + i % 3)}'
@@ -2862,8 +2893,22 @@ def hotels_inline_strike(rng: random.Random) -> Page:
 def flights_table_th_rows(rng: random.Random) -> Page:
     """A fares table: the name in a row header `<th scope=row>`, the price in a cell."""
     base = "https://www.skyfares.example/fares/lisbon"
-    cities = ["Amsterdam", "Berlin", "Copenhagen", "Dublin", "Edinburgh", "Frankfurt",
-              "Geneva", "Hamburg", "Istanbul", "Krakow", "London", "Madrid", "Naples", "Oslo"]
+    cities = [
+        "Amsterdam",
+        "Berlin",
+        "Copenhagen",
+        "Dublin",
+        "Edinburgh",
+        "Frankfurt",
+        "Geneva",
+        "Hamburg",
+        "Istanbul",
+        "Krakow",
+        "London",
+        "Madrid",
+        "Naples",
+        "Oslo",
+    ]
     items: list[Label] = []
     rows = []
     for c in cities:
@@ -2879,7 +2924,7 @@ def flights_table_th_rows(rng: random.Random) -> Page:
         head("Cheap flights from Lisbon | SkyFares", "en-IE")
         + "<body>\n"
         + simple_header("SkyFares", ["Flights", "Hotels", "Deals", "Help"])
-        + "<main><h1>Cheapest fares from Lisbon</h1><table class=\"fares\"><thead><tr><th>Route"
+        + '<main><h1>Cheapest fares from Lisbon</h1><table class="fares"><thead><tr><th>Route'
         + "</th><th>Duration</th><th>Stops</th><th>From</th></tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table></main>\n"
@@ -2892,9 +2937,20 @@ def flights_table_th_rows(rng: random.Random) -> Page:
 def rentals_pcm_poa(rng: random.Random) -> Page:
     """UK lettings: '£1,250 pcm', some 'POA' (no price)."""
     base = "https://www.letterbox.example/to-rent/bristol"
-    streets = ["Gloucester Road", "Park Street", "Whiteladies Road", "North Street",
-               "Cheltenham Road", "Stokes Croft", "Coronation Road", "Redland Grove",
-               "St Michael's Hill", "Zetland Road", "Chandos Road", "Cotham Brow"]
+    streets = [
+        "Gloucester Road",
+        "Park Street",
+        "Whiteladies Road",
+        "North Street",
+        "Cheltenham Road",
+        "Stokes Croft",
+        "Coronation Road",
+        "Redland Grove",
+        "St Michael's Hill",
+        "Zetland Road",
+        "Chandos Road",
+        "Cotham Brow",
+    ]
     items: list[Label] = []
     cards = []
     for i, st in enumerate(streets):
@@ -2929,8 +2985,20 @@ def rentals_pcm_poa(rng: random.Random) -> Page:
 def japanese_yen_suffix(rng: random.Random) -> Page:
     """Prices written `1,200円（税込）` after the name, in Japanese."""
     base = "https://shop.wagashi-ya.example/category/seasonal"
-    sweets = ["桜餅", "柏餅", "水羊羹", "栗きんとん", "どら焼き", "大福", "最中", "羊羹",
-              "わらび餅", "おはぎ", "団子", "練り切り"]
+    sweets = [
+        "桜餅",
+        "柏餅",
+        "水羊羹",
+        "栗きんとん",
+        "どら焼き",
+        "大福",
+        "最中",
+        "羊羹",
+        "わらび餅",
+        "おはぎ",
+        "団子",
+        "練り切り",
+    ]
     items: list[Label] = []
     cards = []
     for i, sw in enumerate(sweets):
@@ -2961,8 +3029,14 @@ def results_plus_recently_viewed(rng: random.Random) -> Page:
     base = "https://www.gearbarn.example/bikes/helmets"
     items: list[Label] = []
     cards = []
-    pool = names(rng, 26, lambda r: f"{r.choice(['Aero', 'Trail', 'Commuter', 'Kids'])} Helmet "
-                 f"{r.choice(['MIPS', 'Lite', 'Pro', 'Flow'])} {r.choice(['S', 'M', 'L'])}")
+    pool = names(
+        rng,
+        26,
+        lambda r: (
+            f"{r.choice(['Aero', 'Trail', 'Commuter', 'Kids'])} Helmet "
+            f"{r.choice(['MIPS', 'Lite', 'Pro', 'Flow'])} {r.choice(['S', 'M', 'L'])}"
+        ),
+    )
     for name in pool[:20]:
         url = f"https://www.gearbarn.example/p/{slug(name)}"
         price = money(rng, 29, 249)
@@ -3005,7 +3079,7 @@ def news_li_time_links(rng: random.Random) -> Page:
             f'<li><a class="hl" href="/story/{8800 + i}/{slug(h)}">{e(h)}</a> '
             f'<a class="ago" href="/story/{8800 + i}/{slug(h)}#top">{rng.randint(2, 59)} min ago'
             f'</a> · <a class="cc" href="/story/{8800 + i}/{slug(h)}#comments">{rng.randint(0, 99)}'
-            f' comments</a></li>\n'
+            f" comments</a></li>\n"
         )
     html = (
         head("Latest | CivicWire")
