@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
 from accounts import ratelimit
+from config import metrics
 
 if TYPE_CHECKING:  # at run time, importing DRF's views here would be circular
     from rest_framework.views import APIView
@@ -42,6 +43,7 @@ class ApiKeyRateThrottle(BaseThrottle):
         if result is None or result.allowed:
             return True
         self._wait = result.reset
+        metrics.RATE_LIMITED.inc()
         return False
 
     def wait(self) -> float | None:

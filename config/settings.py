@@ -13,6 +13,8 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from config.storage import s3_storage
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -82,6 +84,11 @@ MIDDLEWARE = [
     "config.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+# /metrics (Prometheus text format) is served only with this token, as a Bearer token; the
+# request metrics are recorded only then.
+METRICS_TOKEN: str = env.str("METRICS_TOKEN", default="")
+if METRICS_TOKEN:
+    MIDDLEWARE.insert(0, "config.metrics.MetricsMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -167,6 +174,23 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 MEDIA_ROOT = str(STORAGE_DIR)
+# Snapshot bytes in an S3-compatible store instead (docs/deploying.md). Names stay
+# content-addressed (`blobs/<sha[:2]>/<sha>`), so identical captures are one object; a
+# screenshot's URL is then a presigned URL of the object, valid SIGNED_URL_TTL_SECONDS.
+S3_BUCKET: str = env.str("S3_BUCKET", default="")
+S3_ENDPOINT_URL: str = env.str("S3_ENDPOINT_URL", default="")
+S3_REGION: str = env.str("S3_REGION", default="")
+if S3_BUCKET:
+    STORAGES["default"] = s3_storage(
+        bucket=S3_BUCKET,
+        endpoint_url=S3_ENDPOINT_URL,
+        region=S3_REGION,
+        access_key=env.str("AWS_ACCESS_KEY_ID", default=""),
+        secret_key=env.str("AWS_SECRET_ACCESS_KEY", default=""),
+        url_seconds=env.int("SIGNED_URL_TTL_SECONDS", default=300),
+    )
+# Snapshot bytes read from S3 are cached this long (they are immutable: content-addressed).
+BLOB_CACHE_SECONDS: int = env.int("BLOB_CACHE_SECONDS", default=3600)
 
 STATIC_URL = "/static/"
 STATIC_ROOT = env.str("STATIC_ROOT", default=str(VAR_DIR / "static"))

@@ -5,10 +5,15 @@ from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import URLPattern, URLResolver, include, path
 from oauth2_provider import views as oauth_views
 
+from config.health import healthz, readyz
+from config.metrics import metrics_view
 from history.signing import serve_blob
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("v1/", include("history.api.urls")),
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("blobs/<str:token>", serve_blob, name="blob"),
     path("admin/", admin.site.urls),
     # OAuth for MCP agents (mcpserver/oauth.py): the authorization server's endpoints, and

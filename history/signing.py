@@ -20,7 +20,7 @@ from django.core.files.storage import default_storage
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.urls import get_script_prefix, reverse
 
-from history import selectors
+from history import pagestate, selectors
 
 _SALT = "tidemark.blob"
 SCREENSHOT = "s"
@@ -51,6 +51,10 @@ def _blob_prefix(request: HttpRequest) -> str:
 
 
 def screenshot_url(request: HttpRequest, storage_name: str) -> str:
+    """A short-lived URL of the screenshot: on S3 a presigned URL of the object (valid
+    SIGNED_URL_TTL_SECONDS), else a signed `/blobs/` URL served here."""
+    if settings.S3_BUCKET:
+        return str(default_storage.url(storage_name))
     return _blob_prefix(request) + sign(SCREENSHOT, storage_name)
 
 
@@ -102,8 +106,7 @@ def serve_blob(request: HttpRequest, token: str) -> HttpResponse:
     kind, ref = found
     if kind == SCREENSHOT:
         try:
-            with default_storage.open(ref, "rb") as handle:
-                body = handle.read()
+            body = pagestate.read_blob(ref)
         except (FileNotFoundError, OSError):
             return HttpResponse("Not found.", status=404, content_type="text/plain")
         response = HttpResponse(body, content_type=_image_type(body[:12]))

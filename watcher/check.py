@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,6 +25,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 
 from accounts.models import Account
+from config import metrics
 from history.clock import now_ms
 from history.ingest import IngestError, ingest_fetch, parse_fetch
 from history.models import Source
@@ -103,9 +105,10 @@ def _polite_get(url: str, etag: str = "", last_modified: str = "") -> fetch.Fetc
 
 
 def _extract(page: Page, watch: Watch) -> Extraction:
-    return extract(
-        page, selector=watch.selector or None, fields=watch.fields or None, ignore=watch.ignore
-    )
+    with metrics.EXTRACT_SECONDS.time():
+        return extract(
+            page, selector=watch.selector or None, fields=watch.fields or None, ignore=watch.ignore
+        )
 
 
 def _nothing_found(watch: Watch) -> str:
@@ -359,9 +362,13 @@ def check(
     if loaded is None:
         return None
     source, watch = loaded
+    started = time.perf_counter()
     try:
         obs = observe(source, watch, can_render=can_render)
     except NeedsRender as exc:
         exc.lease = lease
         raise
-    return record(source, watch, obs)
+    result = record(source, watch, obs)
+    metrics.FETCHES.labels(result.outcome).inc()
+    metrics.FETCH_SECONDS.observe(time.perf_counter() - started)
+    return result

@@ -25,6 +25,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from config import metrics
 from history.clock import now_ms
 from webhooks import health, sender, signing
 from webhooks.models import MAX_ATTEMPTS, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -418,6 +419,7 @@ def _record(
     ran out (a very slow worker) and another worker took over: this stale result is dropped.
     With `next_id`, also claim that delivery when it is plainly due (else None)."""
     fields, row = sent.fields, sent.row
+    metrics.DELIVERIES.labels(str(fields["status"])).inc()
     if connection.vendor != "postgresql":
         with transaction.atomic():
             updated = WebhookDelivery.objects.filter(

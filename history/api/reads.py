@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.core.files.storage import default_storage
+from django.conf import settings
+from django.core.cache import cache
 from rest_framework.exceptions import NotFound
 
-from history import ids, selectors
+from history import ids, pagestate, selectors
 from history.api import params
 from history.api.pagination import KeysetPage
 
@@ -108,9 +109,21 @@ def snapshot_name(account_id: int, change: str, *, state: str | None, fmt: str |
     return str(name)
 
 
+BLOB_CACHE_MAX = 1_000_000  # bytes; larger snapshots are read from the store each time
+
+
 def snapshot_bytes(name: str, *, state: str | None, fmt: str | None) -> bytes:
+    """A snapshot's bytes. On S3 they are cached (content-addressed names never change
+    meaning), so that a read costs a cache hit rather than a round trip to the store."""
+    remote = bool(settings.S3_BUCKET)
+    if remote:
+        cached = cache.get(f"tm:blob:{name}")
+        if cached is not None:
+            return bytes(cached)
     try:
-        with default_storage.open(name, "rb") as handle:
-            return bytes(handle.read())
+        body = pagestate.read_blob(name)
     except (FileNotFoundError, OSError) as exc:
         raise NotFound(f"The {state or 'current'} snapshot has no {fmt or 'markdown'}.") from exc
+    if remote and len(body) <= BLOB_CACHE_MAX:
+        cache.set(f"tm:blob:{name}", body, settings.BLOB_CACHE_SECONDS)
+    return body
