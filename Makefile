@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/tidemark
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: setup run test lint typecheck pytest pytest-sqlite openapi schema lock bench eval clean
+.PHONY: setup run test lint typecheck pytest pytest-sqlite openapi schema lock bench eval fleet clean
 
 setup: $(STAMP)
 
@@ -74,6 +74,11 @@ BENCH_SIZE ?= full
 BENCH_ARGS ?=
 bench: setup
 	$(BIN)/python bench/run.py --size $(BENCH_SIZE) $(BENCH_ARGS)
+
+# The fleet recipe on this machine (docs/deploying.md): nginx, two web processes, workers,
+# beat, MCP and an S3 server on loopback, and the checks that they act as one service.
+fleet: setup
+	$(BIN)/python deploy/fleet/fleet.py
 
 # Precision and recall of the automatic extraction on the labelled corpus (docs/watching.md).
 eval: setup
