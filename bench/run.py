@@ -43,6 +43,7 @@ MANAGE = [PYTHON, str(ROOT / "manage.py")]
 SECRET_KEY = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 APP_PORT, NOLIMIT_PORT, FLOOR_PORT, RECEIVER_PORT = 18091, 18092, 18093, 18099
 MCP_BENCH_PORT = 18094
+S3_APP_PORT, S3_PORT = 18095, 18096  # the app with snapshot bytes in S3 (moto's server)
 CONNECTIONS = 16
 
 SIZES: dict[str, dict[str, Any]] = {
@@ -76,6 +77,7 @@ PARSE_MS = 3.0  # parsing and validating one 1,000-entry fetch document
 # The watcher's targets (issue 13).
 EXTRACT_MS, MARKDOWN_MS, CLAIM_MS = 15.0, 15.0, 50.0
 CHANGED_PER_S, UNCHANGED_PER_S, RENDER_PER_S = 60.0, 300.0, 2.0
+S3_FACTOR = 1.5  # a snapshot read on S3 against the filesystem (issue 18)
 
 
 class SuiteBroken(Exception):
@@ -863,6 +865,57 @@ def start_servers(env: dict[str, str], workers: int, threads: int) -> dict[str, 
     return {"app": app, "nolimit": nolimit, "floor": floor}
 
 
+def start_s3_app(
+    env: dict[str, str], targets: list[Target], workers: int, threads: int
+) -> dict[str, Any]:
+    """The app with its snapshot bytes in S3 (moto's server mode on loopback), and the
+    snapshot target again against it: the fleet issue's "within 1.5x of the filesystem"."""
+    snapshot = next((t for t in targets if t.kind == "snapshot"), None)
+    if snapshot is None:
+        return {}
+    import boto3
+
+    moto = start([str(BIN / "moto_server"), "-H", "127.0.0.1", "-p", str(S3_PORT)], env, "s3")
+    wait_http(f"http://127.0.0.1:{S3_PORT}/moto-api/", moto)
+    client = boto3.client(
+        "s3",
+        endpoint_url=f"http://127.0.0.1:{S3_PORT}",
+        region_name="us-east-1",
+        aws_access_key_id="bench",
+        aws_secret_access_key="bench-secret",
+    )
+    client.create_bucket(Bucket="tidemark-bench")
+    change_id = snapshot.url.split("/changes/")[1].split("/")[0]
+    names = run(
+        [*MANAGE, "shell", "-c", "from history import ids; from history.models import Change; "
+         f"c = Change.objects.select_related('current_state').get(pk=ids.decode(ids.CHANGE, "
+         f"'{change_id}')); s = c.current_state; print(s.markdown_name or ''); "
+         "print(s.html_name or '')"],
+        env,
+    ).split()  # fmt: skip
+    names = [n for n in names if n.startswith("blobs/")]  # the shell prints a banner too
+    storage = Path(env["STORAGE_DIR"])
+    for name in names:
+        client.put_object(Bucket="tidemark-bench", Key=name, Body=(storage / name).read_bytes())
+    s3_env = {
+        **env,
+        "S3_BUCKET": "tidemark-bench",
+        "S3_ENDPOINT_URL": f"http://127.0.0.1:{S3_PORT}",
+        "S3_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "bench",
+        "AWS_SECRET_ACCESS_KEY": "bench-secret",
+    }
+    app = start(
+        [str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{S3_APP_PORT}",
+         "--workers", str(workers), "--threads", str(threads)],
+        s3_env, "gunicorn-s3",
+    )  # fmt: skip
+    wait_http(f"http://127.0.0.1:{S3_APP_PORT}/v1/openapi.json", app)
+    url = snapshot.url.replace(f":{APP_PORT}/", f":{S3_APP_PORT}/")
+    targets.append(Target("snapshot (markdown), S3", "first", url, 0, "snapshot-s3"))
+    return {"s3": moto, "app-s3": app}
+
+
 # --- report ------------------------------------------------------------------------------
 
 
@@ -969,6 +1022,14 @@ def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -
             f"| MCP tool call `list_updates` (25 updates), one at a time ({mcp['calls']} calls) "
             f"| p50 {mcp['p50_ms']:.1f} ms, p99 {mcp['p99_ms']:.1f} ms (floor, the metadata "
             f"route: p50 {mcp['floor_p50_ms']:.1f} ms, p99 {mcp['floor_p99_ms']:.1f} ms) | | |"
+        )
+    s3 = firsts.get("snapshot (markdown), S3")
+    fs = firsts.get("snapshot (markdown)")
+    if s3 is not None and fs is not None:
+        cost = med([f["rps"] / x["rps"] for x, f in zip(s3.samples, fs.samples, strict=True)])
+        lines.append(
+            f"| snapshot read with its bytes in S3 (moto, loopback) vs the filesystem | "
+            f"{cost:.2f}x the time | <= {S3_FACTOR:g}x | {verdict(cost <= S3_FACTOR)} |"
         )
     if extra.get("watch"):
         lines += watch_lines(extra["watch"])
@@ -1083,6 +1144,7 @@ def main() -> int:
                 keep = ("FLOOR", "limiter off", args.filter)
                 targets = [t for t in targets if t.name == "feed" or any(k in t.name for k in keep)]
             servers = start_servers(env, args.workers, args.threads)
+            servers.update(start_s3_app(env, targets, args.workers, args.threads))
             check_targets(targets, state["key"])
             log(f"warming up {len(targets)} URLs")
             for t in targets:

@@ -213,6 +213,21 @@ def check_shared_limiter(env: dict[str, str]) -> dict[str, Any]:
     return {"ok": ok == LIMIT and limited == 400 - LIMIT, "200": ok, "429": limited}
 
 
+def check_metrics() -> dict[str, Any]:
+    """The burst's 400 requests, counted across every gunicorn worker of both processes."""
+    request = urllib.request.Request(f"http://127.0.0.1:{PORT}/metrics")
+    request.add_header("Authorization", "Bearer fleet-metrics-token")
+    with urllib.request.urlopen(request, timeout=10) as answer:  # noqa: S310
+        text = answer.read().decode()
+    counted = {"200": 0.0, "429": 0.0}
+    for line in text.splitlines():
+        if line.startswith('tidemark_http_requests_total{route="/v1/sources"'):
+            status = line.split('status="', 1)[1].split('"', 1)[0]
+            counted[status] = counted.get(status, 0.0) + float(line.rsplit(" ", 1)[1])
+    ok = counted["200"] >= LIMIT and counted["429"] >= 400 - LIMIT
+    return {"ok": ok, "sources 200": counted["200"], "sources 429": counted["429"]}
+
+
 def check_no_update_lost(env: dict[str, str], fetches: int = 30) -> dict[str, Any]:
     key = manage(env, "mintkey", "fleet", "--name", "poller").strip().splitlines()[-1]
     # The poller's own key has no practical limit; the burst key's window must not matter.
@@ -335,6 +350,7 @@ def main() -> int:
         results = {
             "ready": check_ready(),
             "shared limiter (400 requests, limit 300)": check_shared_limiter(env),
+            "metrics summed over every web process": check_metrics(),
             "no update lost (ingest in one process, poll through another)": check_no_update_lost(
                 env
             ),
