@@ -15,7 +15,7 @@ import base64
 import hashlib
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,7 +28,7 @@ from accounts.models import Account
 from config import metrics
 from history.clock import now_ms
 from history.ingest import IngestError, ingest_fetch, parse_fetch
-from history.models import Source
+from history.models import Entry, Source
 from watcher import fetch, politeness, render, robots
 from watcher.extract import Extraction, Page, extract
 from watcher.models import Watch
@@ -56,17 +56,22 @@ class Observation:
 class CheckResult:
     outcome: str
     reason: str | None = None
-    entries: int = 0
+    entries: int | None = None  # None: an unchanged page, counted only when asked (`line`)
     updates: int = 0
     source_id: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def line(self) -> str:
         """`ok: 12 entries, 3 updates` or `failed: <reason>` (the commands' output)."""
-        if self.outcome == "ok":
-            return f"ok: {self.entries} entries, {self.updates} updates"
-        return f"{self.outcome}: {self.reason}"
+        if self.outcome != "ok":
+            return f"{self.outcome}: {self.reason}"
+        if self.entries is None:
+            self.entries = (
+                Entry.objects.filter(source_id=self.source_id, is_stub=False)
+                .exclude(update_type="removed")
+                .count()
+            )
+        return f"ok: {self.entries} entries, {self.updates} updates"
 
 
 class NeedsRender(Exception):
@@ -322,7 +327,7 @@ def record(source: Source, watch: Watch, obs: Observation) -> CheckResult:
             )
     entries = len(obs.extraction.entries) if obs.extraction is not None else 0
     if obs.unchanged and obs.outcome == "ok":
-        entries = source.entries.filter(is_stub=False).exclude(update_type="removed").count()
+        return CheckResult("ok", None, None, result.updates, source.pk)
     return CheckResult(obs.outcome, obs.reason, entries, result.updates, source.pk)
 
 

@@ -15,24 +15,25 @@ from typing import Any
 
 from django.conf import settings
 
-# Take a slot: INCR the host's in-flight counter unless it is full; the counter expires on
-# its own should a worker die holding slots.
+# One round trip: take a slot (INCR the host's in-flight counter unless it is full; the
+# counter expires on its own should a worker die holding slots) and reserve the next start
+# time. Returns -1 when the host is full, else how many ms to wait before starting.
 _TAKE = """
 local n = redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 if n > tonumber(ARGV[1]) then
   redis.call('DECR', KEYS[1])
+  return -1
+end
+local gap = tonumber(ARGV[3])
+if gap <= 0 then
   return 0
 end
-return 1
-"""
-# Reserve the next start time: returns how many ms to wait before starting.
-_RESERVE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
+local nxt = tonumber(redis.call('GET', KEYS[2]) or '0')
 local start = math.max(now, nxt)
-redis.call('SET', KEYS[1], start + tonumber(ARGV[1]), 'PX', tonumber(ARGV[1]) + 60000)
+redis.call('SET', KEYS[2], start + gap, 'PX', gap + 60000)
 return start - now
 """
 _SLOT_TTL_MS = 120_000  # longer than any fetch may take
@@ -91,10 +92,9 @@ def host_slot(host: str) -> Iterator[None]:
             _local.give(host)
         return
     slots, gap = f"tm:host:{host}:n", f"tm:host:{host}:next"
-    while not conn.eval(_TAKE, 1, slots, limit, _SLOT_TTL_MS):
+    while (wait_ms := int(conn.eval(_TAKE, 2, slots, gap, limit, _SLOT_TTL_MS, gap_ms))) < 0:
         time.sleep(_POLL_SECONDS)
     try:
-        wait_ms = int(conn.eval(_RESERVE, 1, gap, gap_ms)) if gap_ms else 0
         if wait_ms > 0:
             time.sleep(wait_ms / 1000)
         yield

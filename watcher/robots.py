@@ -8,6 +8,7 @@ answer at all, the page's own request fails and its reason is the one recorded.
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -31,7 +32,26 @@ def user_agent_token() -> str:
     return settings.FETCH_USER_AGENT.split("/", 1)[0].strip() or "Tidemark"
 
 
+# A few seconds of memory in front of the shared cache: checks of one host come in runs.
+_MEMO: dict[str, tuple[float, str]] = {}
+_MEMO_SECONDS = 30.0
+_MEMO_MAX = 10_000
+
+
 def _load(origin: str) -> str:
+    memo = _MEMO.get(origin)
+    if memo is not None and memo[0] > time.monotonic():
+        return memo[1]
+    text = _load_shared(origin)
+    if text is None:
+        return ""  # no answer at all: the page's own request will say why; nothing is kept
+    if len(_MEMO) >= _MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[origin] = (time.monotonic() + _MEMO_SECONDS, text)
+    return text
+
+
+def _load_shared(origin: str) -> str | None:
     key = f"tm:robots:{origin}"
     text = cache.get(key)
     if text is not None:
@@ -43,7 +63,7 @@ def _load(origin: str) -> str:
         if exc.status is None:
             # No answer at all (DNS, connection, timeout): the page's own request will
             # fail the same way and say why; nothing is cached.
-            return ""
+            return None
         if exc.status < 500:
             text, seconds = "", settings.FETCH_ROBOTS_CACHE_SECONDS
         else:

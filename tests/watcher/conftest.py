@@ -56,6 +56,9 @@ def _fresh_robots_cache() -> None:
     """robots.txt answers are cached per origin; each test starts without them."""
     from django.core.cache import cache
 
+    from watcher import robots
+
+    robots._MEMO.clear()
     if hasattr(cache, "delete_pattern"):
         cache.delete_pattern("*tm:robots:*")
     else:
