@@ -19,7 +19,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
 from accounts.paginators import EstimatedCountPaginator
-from history.clock import ms_to_datetime
+from history.clock import ms_to_datetime, now_ms
 from history.models import Change, Entry, FeedClock, Importance, PageState, Source, Update
 
 
@@ -65,19 +65,56 @@ class SourceAdmin(BigTableAdmin):
     list_filter = ("status", "last_fetch_outcome")
     search_fields = ("url", "name", "account__slug")
     raw_id_fields = ("account",)
-    readonly_fields = (
-        "public_id",
-        "created_at",
-        "last_fetch_time",
+    fields = (
+        "account",
+        "url",
+        "name",
+        "monitoring_frequency",
+        "status",
+        "api_id",
+        "created",
+        "last_fetch",
         "last_fetch_outcome",
         "last_fetch_error_reason",
-        "last_fetch_error_time",
+        "last_error",
         "consecutive_fetch_failures",
-        "next_fetch_time",
+        "next_fetch",
+        "entry_kinds",
+    )
+    readonly_fields = (
+        "api_id",
+        "created",
+        "last_fetch",
+        "last_fetch_outcome",
+        "last_fetch_error_reason",
+        "last_error",
+        "consecutive_fetch_failures",
+        "next_fetch",
         "entry_kinds",
     )
     ordering = ("-id",)
     actions = ("pause_sources", "resume_sources")
+
+    @admin.display(description="API id")
+    def api_id(self, obj: Source) -> str:
+        return obj.public_id if obj.pk else "(assigned on save)"
+
+    @admin.display(description="last error at")
+    def last_error(self, obj: Source) -> Any:
+        return _ms(obj.last_fetch_error_time)
+
+    @admin.display(description="next fetch", ordering="next_fetch_time")
+    def next_fetch(self, obj: Source) -> Any:
+        return _ms(obj.next_fetch_time)
+
+    def save_model(self, request: HttpRequest, obj: Source, form: Any, change: bool) -> None:
+        """A new source starts now; a change of status or frequency reschedules at once."""
+        now = now_ms()
+        if obj.pk is None:
+            obj.created_at = now
+        if not change or {"status", "monitoring_frequency"} & set(form.changed_data):
+            obj.next_fetch_time = now if obj.status == Source.Status.ACTIVE else None
+        super().save_model(request, obj, form, change)
 
     @admin.display(description="last fetch", ordering="last_fetch_time")
     def last_fetch(self, obj: Source) -> Any:
@@ -89,7 +126,9 @@ class SourceAdmin(BigTableAdmin):
 
     @admin.action(description="Pause selected sources (status: disabled)", permissions=["change"])
     def pause_sources(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
-        paused = queryset.filter(status=Source.Status.ACTIVE).update(status=Source.Status.DISABLED)
+        paused = queryset.filter(status=Source.Status.ACTIVE).update(
+            status=Source.Status.DISABLED, next_fetch_time=None
+        )
         self.message_user(request, f"Paused {paused} source(s).", messages.SUCCESS)
 
     @admin.action(description="Resume selected sources (status: active)", permissions=["change"])
@@ -98,7 +137,9 @@ class SourceAdmin(BigTableAdmin):
         # wait for billing, which the admin does not override.
         resumed = queryset.filter(
             status__in=[Source.Status.DISABLED, Source.Status.AUTO_PAUSED]
-        ).update(status=Source.Status.ACTIVE, consecutive_fetch_failures=0)
+        ).update(
+            status=Source.Status.ACTIVE, consecutive_fetch_failures=0, next_fetch_time=now_ms()
+        )
         self.message_user(request, f"Resumed {resumed} source(s).", messages.SUCCESS)
 
 
