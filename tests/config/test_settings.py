@@ -75,6 +75,19 @@ def test_it_refuses_loopback_webhooks_in_production() -> None:
     assert "WEBHOOK_ALLOW_LOOPBACK" in result.stderr
 
 
+def test_it_refuses_loopback_page_fetches_in_production() -> None:
+    result = run_settings(
+        {
+            "DEBUG": "false",
+            "SECRET_KEY": "x" * 50,
+            "ALLOWED_HOSTS": "api.example.com",
+            "FETCH_ALLOW_LOOPBACK": "true",
+        }
+    )
+    assert result.returncode != 0
+    assert "FETCH_ALLOW_LOOPBACK must not be enabled in production" in result.stderr
+
+
 def test_it_starts_with_secure_production_settings() -> None:
     result = run_settings(
         {"DEBUG": "false", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "api.example.com"}
