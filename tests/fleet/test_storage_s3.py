@@ -61,7 +61,7 @@ def test_snapshots_live_in_the_bucket_and_are_served(s3: Any, client: Any) -> No
     assert location.startswith(s3.meta.endpoint_url)  # a presigned URL of the object
     assert "X-Amz-Signature=" in location
     assert "X-Amz-Expires=300" in location  # SIGNED_URL_TTL_SECONDS
-    with urllib.request.urlopen(location) as answer:  # noqa: S310 - the loopback moto server
+    with urllib.request.urlopen(location) as answer:
         assert answer.read() == PNG
 
 

@@ -227,3 +227,116 @@ def test_definition_list_items_span_siblings() -> None:
     assert [e["title"] for e in ex.entries] == [f"Course number {n}" for n in range(1, 9)]
     assert [e["url"] for e in ex.entries] == [f"https://learn.example/c/{n}" for n in range(1, 9)]
     assert [e["price"] for e in ex.entries] == [n * 10 + 9 for n in range(1, 9)]
+
+
+def test_inline_struck_prices_and_free() -> None:
+    cards = [
+        f'<div class="result"><h2><a href="/h/{n}">Hotel number {n}</a></h2><div class="offer">'
+        f'<span style="text-decoration: line-through">US${n}90</span> <b>US${n}42</b> a night'
+        "</div></div>"
+        for n in range(1, 5)
+    ] + [
+        '<div class="result"><h2><a href="/h/free">Hostel with free beds</a></h2>'
+        '<div class="offer"><span class="price">Free</span></div></div>'
+    ]
+    ex = extract_bytes(shop(cards), "https://rooms.example/city")
+    assert [(e.get("price"), e.get("currency")) for e in ex.entries] == [
+        (142, "USD"),
+        (242, "USD"),
+        (342, "USD"),
+        (442, "USD"),
+        (0, None),
+    ]
+
+
+def test_identity_keys_stay_within_512_characters() -> None:
+    from watcher.extract.items import Item, to_extraction
+
+    long = "https://a.example/" + "x" * 1500
+    ex = to_extraction([Item(title="A", url=long), Item(title="B", url=long + "y")], "blocks")
+    keys = [e["identityKey"] for e in ex.entries]
+    assert all(len(k) <= 512 for k in keys)
+    assert keys[0] != keys[1]
+    again = to_extraction([Item(title="B", url=long + "y")], "blocks")
+    assert again.entries[0]["identityKey"] == keys[1]
+    assert ex.entries[0]["url"] == long  # the link itself is kept whole
+
+
+def test_image_only_cards_take_the_links_label() -> None:
+    cards = [
+        f'<div class="product"><a href="/p/{n}" aria-label="Linen dress {n}">'
+        f'<img src="/i/{n}.jpg" alt=""></a><div class="swatches">'
+        + "".join(f'<a href="/p/{n}?c={c}" aria-label="{c}"></a>' for c in "abcdefg")
+        + f'</div><div class="product__price">${n}9.00</div></div>'
+        for n in range(1, 7)
+    ]
+    ex = extract_bytes(shop(cards), "https://dresses.example/c")
+    assert [e["title"] for e in ex.entries] == [f"Linen dress {n}" for n in range(1, 7)]
+    assert ex.entries[0]["url"] == "https://dresses.example/p/1"
+    assert ex.entries[0]["price"] == 19
+
+
+def test_table_currency_named_in_the_header() -> None:
+    rows = "".join(
+        f'<tr><td><a href="/part/{n}">Bearing type {n}</a></td><td>{n}0 mm</td>'
+        f"<td>1,2{n}9.50</td></tr>"
+        for n in range(1, 6)
+    )
+    table = (
+        "<table><thead><tr><th>Part</th><th>Bore</th><th>Price (EUR)</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+    body = shop([]).replace(b'<div class="product-grid"></div>', table.encode())
+    ex = extract_bytes(body, "https://parts.example/bearings")
+    assert [(e["price"], e["currency"]) for e in ex.entries][:2] == [
+        (1219.5, "EUR"),
+        (1229.5, "EUR"),
+    ]
+
+
+def test_saving_badges_are_not_prices() -> None:
+    cards = [
+        f'<li class="tile"><div class="flag">Save $2{n}.00</div><a href="/d/{n}">'
+        f'<img src="/i/{n}.jpg" alt="Drill {n}"></a><a class="t" href="/d/{n}">Cordless drill '
+        f"model {n}</a><div><strong>$1{n}9.99</strong></div></li>"
+        for n in range(1, 5)
+    ] + ['<li class="tile"><a href="/d/9">Cordless drill model 9</a> $10 off <b>$89.00</b></li>']
+    ex = extract_bytes(shop(cards), "https://tools.example/drills")
+    assert [e["price"] for e in ex.entries] == [119.99, 129.99, 139.99, 149.99, 89]
+
+
+def test_plain_text_names_with_a_view_details_link() -> None:
+    lis = "".join(
+        f'<li class="room"><strong>Meeting room {n}</strong><span>from £{n}50 per day</span>'
+        f'<a class="button" href="/rooms/{n}">View details</a></li>'
+        for n in range(1, 6)
+    )
+    body = shop([]).replace(b'<div class="product-grid"></div>', f"<ul>{lis}</ul>".encode())
+    ex = extract_bytes(body, "https://venue.example/rooms")
+    assert [e["title"] for e in ex.entries] == [f"Meeting room {n}" for n in range(1, 6)]
+    assert ex.entries[0]["url"] == "https://venue.example/rooms/1"
+
+
+def test_unmarked_amount_in_a_price_element_takes_the_pages_currency() -> None:
+    cards = [
+        f'<article class="kort"><a href="/p/{n}"><h2>Ski nummer {n}</h2></a>'
+        f'<p class="kort__pris">{n}99,-</p></article>'
+        for n in range(1, 5)
+    ]
+    ex = extract_bytes(shop(cards, lang="nb-NO"), "https://fjell.example/ski")
+    assert [(e["price"], e["currency"]) for e in ex.entries] == [
+        (199, "NOK"),
+        (299, "NOK"),
+        (399, "NOK"),
+        (499, "NOK"),
+    ]
+
+
+def test_financing_offers_are_not_prices() -> None:
+    cards = [
+        f'<div class="sofa"><h3><a href="/s/{n}">Sectional sofa {n}</a></h3>'
+        f"<p>As low as ${n}4/mo with Affirm</p><p>${n},299.00</p></div>"
+        for n in range(1, 5)
+    ]
+    ex = extract_bytes(shop(cards), "https://sofas.example/")
+    assert [e["price"] for e in ex.entries] == [1299, 2299, 3299, 4299]

@@ -36,6 +36,8 @@ EN = Locale("en")
         ("$5", Locale("en", "EUR"), (5, "EUR")),  # og:price:currency says EUR
         ("499 kr", Locale("sv-SE"), (499, "SEK")),
         ("1 299 zł", Locale("pl"), (1299, "PLN")),
+        ("1,200円\uff08税込\uff09", Locale("ja"), (1200, "JPY")),
+        ("US$142", EN, (142, "USD")),
     ],
 )
 def test_prices(text: str, locale: Locale, expected: tuple[float, str]) -> None:
@@ -102,3 +104,11 @@ def test_absolute_links() -> None:
     assert absolute("javascript:void(0)", base) is None
     assert absolute("mailto:a@b.example", base) is None
     assert absolute("", base) is None
+
+
+def test_price_tokens_in_running_text() -> None:
+    from watcher.extract.values import price_tokens
+
+    assert price_tokens("US$182 US$142 per night", EN) == [(182, "USD", False), (142, "USD", False)]
+    assert price_tokens("1.299,00 € statt 1.499,00 €", Locale("de"))[0][:2] == (1299, "EUR")
+    assert price_tokens("USB 3 cable, LED 2 pack", EN) == []

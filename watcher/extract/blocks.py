@@ -30,6 +30,7 @@ from watcher.extract.values import (
     Locale,
     absolute,
     clean,
+    currency_in,
     has_currency,
     lower_camel,
     money_like,
@@ -69,7 +70,10 @@ _OLD_PRICE = re.compile(
     re.IGNORECASE,
 )
 _PRICE_CLASS = re.compile(
-    r"price|pricing|salary|(?:^|[-_\s])(?:cost|amount)(?:$|[-_\s])", re.IGNORECASE
+    r"price|pricing|salary|(?:^|[-_\s])(?:cost|amount)(?:$|[-_\s])|"
+    r"(?:^|[-_\s])(?:preis|prix|prezzo|precio|preco|preço|pris|prijs|cena|hinta|fiyat|kaina|"
+    r"cijena)",  # bounded: `enterprise` is no price
+    re.IGNORECASE,
 )
 _JOB = re.compile(r"job|vacanc|position|career|opening|posting|role", re.IGNORECASE)
 _SALARY_WORDS = ("salary", "per year", "a year", "/yr", "/year", "p.a.", "per annum", "/hr")
@@ -80,6 +84,8 @@ _TITLE_CLASS = re.compile(
 # Calls to action: a link with such a text, or to such an address, is not the item's own.
 _CTA = re.compile(
     r"^(add to (cart|bag|basket|wish ?list)|buy( now)?|view|details|more|read more|"
+    r"(view|see|show|more|full) (the )?(details|deal|item|product|offer|room|property|job|"
+    r"listing|event|course|all|more|info)|"
     r"learn more|see more|shop now|apply( now)?|book( now)?|select|choose|get started|"
     r"sign up|start( free)?( trial)?|try( it)?( free)?|subscribe|compare|save|share|"
     r"quick ?view|order now|reserve|register|rsvp|tickets?|more info|info|continue reading|"
@@ -265,18 +271,6 @@ def _sig_of(tag: str, classes: str) -> str:
     return f"{tag}.{chosen}" if chosen else str(tag)
 
 
-def _maybe_price(el: Any) -> bool:
-    cls = el.get("class") or ""
-    if not (
-        el.get("itemprop")
-        or el.get("data-test")
-        or el.get("data-testid")
-        or any(w in cls for w in _PAY)
-    ):
-        return False
-    return _price_label(el)
-
-
 def _noisy(el: Any) -> bool:
     if el.tag in _NOISE_TAGS or (el.get("role") or "") in _NOISE_ROLES:
         return True
@@ -292,15 +286,11 @@ _ONE = [1 << (_SHIFT * i) for i in range(6)]
 # the page-level header and footer, not an article's): a menu is never the listing, and a
 # mega menu can be a third of a page's elements.
 _SKIP_XPATH = "|".join(f"//{tag}" for tag in sorted(_SKIP_TAGS)) + (
-    "|//nav|//aside|//*[@role='navigation']"
+    "|//nav|//aside"  # (role=navigation: pushed down when scored; an attribute scan costs)
     "|//header[not(ancestor::main or ancestor::article or ancestor::section or ancestor::li"
     " or ancestor::td or ancestor::*[@role='main'])]"
     "|//footer[not(ancestor::main or ancestor::article or ancestor::section or ancestor::li"
     " or ancestor::td or ancestor::*[@role='main'])]"
-)
-_PRICE_XPATH = (
-    "//*[@itemprop or @data-test or @data-testid or contains(@class, 'rice') or "
-    "contains(@class, 'alary') or contains(@class, 'cost') or contains(@class, 'amount')]"
 )
 
 
@@ -316,17 +306,26 @@ class _Stats:
         self.elements: list[Any] = []
         self.sigs: dict[int, str] = {}
         self.priced: set[int] = set()
+        # The few elements with an itemprop or a test id are found by XPath, in C: the rest
+        # need only their class read.
+        marked = root.xpath("//*[@itemprop or @data-testid or @data-test]")
+        special = {id(el) for el in marked}
+        elements, sigs, priced = self.elements, self.sigs, self.priced
         for el in root.iter():
             tag = el.tag
-            if not isinstance(tag, str) or id(el) in skipped:
+            key = id(el)
+            if key in skipped or not isinstance(tag, str):
                 continue
-            self.elements.append(el)
-            get = el.get
-            classes = get("class") or ""
-            self.sigs[id(el)] = _sig_of(tag, classes)
-            if _price_label_of(classes, get("itemprop"), get("data-testid"), get("data-test")):
-                self.priced.add(id(el))
-        del unread
+            elements.append(el)
+            classes = el.get("class") or ""
+            sigs[key] = _sig_of(tag, classes)
+            if key in special:
+                get = el.get
+                if _price_label_of(classes, get("itemprop"), get("data-testid"), get("data-test")):
+                    priced.add(key)
+            elif classes and _price_label_of(classes, None, None, None):
+                priced.add(key)
+        del unread, marked
         packed: dict[int, int] = {}
         one_text, one_price = _ONE[_TEXT], _ONE[_PRICES]
         one_link, one_image, one_head = _ONE[_LINKS], _ONE[_IMAGES], _ONE[_HEADS]
@@ -414,11 +413,16 @@ def _item_like(s: list[int]) -> bool:
 
 
 def _distinct_links(members: list[Any]) -> float:
-    """The members' average count of distinct link targets (fragments aside)."""
+    """The members' average count of distinct link targets: fragments and queries aside,
+    so a product's colour swatches (`?colour=navy`) count as its one page."""
     total = 0
     for el in members[:50]:
         total += len(
-            {(a.get("href") or "").split("#", 1)[0] for a in el.iter("a") if a.get("href")}
+            {
+                (a.get("href") or "").split("#", 1)[0].split("?", 1)[0]
+                for a in el.iter("a")
+                if a.get("href")
+            }
         )
     return total / min(len(members), 50)
 
@@ -555,6 +559,7 @@ def _text_without_old(el: Any, skip: tuple[str, ...] = ()) -> str:
             if isinstance(child.tag, str) and not (
                 child.tag in ("del", "s", "strike")
                 or _OLD_PRICE.search(child.get("class") or "")
+                or "line-through" in (child.get("style") or "")
                 or child.tag in _SKIP_TAGS
                 or child.tag in skip
             ):
@@ -579,6 +584,18 @@ def _price_label_of(*values: str | None) -> bool:
     return bool(_PRICE_CLASS.search(label)) and not _OLD_PRICE.search(label)
 
 
+def _struck_within(el: Any, block: Any) -> bool:
+    """Inside a `<del>`, `<s>` or `<strike>` of the block."""
+    node = el.getparent()
+    while node is not None:
+        if node.tag in ("del", "s", "strike"):
+            return True
+        if node is block:
+            return False
+        node = node.getparent()
+    return False
+
+
 def _price_elements(block: Any, priced: Any = None) -> list[Any]:
     """The block's price elements in order, none inside a struck-through one. `priced`
     (ids of labelled elements, from `_Stats`) saves reading every element's attributes."""
@@ -587,17 +604,28 @@ def _price_elements(block: Any, priced: Any = None) -> list[Any]:
         if not isinstance(el.tag, str):
             continue
         if (id(el) in priced) if priced is not None else _price_label(el):
-            if any(a.tag in ("del", "s", "strike") for a in el.iterancestors()):
+            if _struck_within(el, block):
                 continue
             found.append(el)
     return found
 
 
 _PRICE_ATTRIBUTES = ("class", "itemprop", "data-testid", "data-test")
-_PAY = ("rice", "cost", "amount", "alary")
 Money = tuple[int | float, str | None, bool]  # amount, ISO currency, written in thousands
 
 
+# "Save $20", "$10 off": what a sale takes off, not the price; financing offers likewise.
+_SAVING = re.compile(
+    r"\b(?:save|saving|you save|sparen?|sie sparen|[ée]conomisez|ahorra|risparmia|spaar|"
+    r"bespaar|spara)\b[:\s]*\S*\d[\d.,]*\S*|\S*\d[\d.,]*\S*\s+(?:off|korting|rabatt)\b|"
+    # "As low as $54/mo with Affirm", "or 4 payments of $25": financing, not the price.
+    r"\b\d+\s+(?:interest-free\s+)?(?:payments|instal?ments) of\s+\S*\d[\d.,]*\S*|"
+    r"\b(?:as low as|or|pay)\s+\S*\d[\d.,]*\S*\s*"
+    r"(?:/\s*mo\w*|/\s*month|per month|a month|monthly|with (?:affirm|klarna|afterpay|paypal))|"
+    r"\S*\d[\d.,]*\S*\s*(?:/\s*mo\w*|per month|a month)\s+(?:with|via)\s+"
+    r"(?:affirm|klarna|afterpay|paypal)",
+    re.IGNORECASE,
+)
 _FREE = re.compile(
     r"^(free|gratis|kostenlos|gratuit|gratuito|gratuita|darmowy|ingyenes|zdarma|ücretsiz)!?$",
     re.IGNORECASE,
@@ -619,14 +647,16 @@ def _amounts(block: Any, locale: Locale, priced: Any = None, title: str = "") ->
         content = el.get("content")
         found = parse_price(content or text, locale) if (content or len(text) <= 30) else None
         if found is not None:
-            return [(found[0], found[1], False)]
+            # `499,-` in a price element: the currency the page is written for.
+            return [(found[0], found[1] or locale.page_currency(), False)]
     # Headings and the title are names: a year, a model number or "$4.2M budget" there is
     # not a price.
     texts = [_text_without_old(block, skip=_HEADINGS), _text_without_old(block)]
     for text in texts:
         if title and len(title) >= 8:
             text = text.replace(title, " ")
-        tokens = price_tokens(_SPLIT_NUMBER.sub(r"\1\2\3", text), locale)
+        text = _SAVING.sub(" ", _SPLIT_NUMBER.sub(r"\1\2\3", text))
+        tokens = price_tokens(text, locale)
         if tokens:
             return tokens
     # No amount at all, and an element that says just "Free" (an app's get button).
@@ -650,6 +680,11 @@ _OTHER_NAME = re.compile(
     r"(?:name|title)[-_]*(?:suffix|prefix|sub)",
     re.IGNORECASE,
 )
+
+
+def _link_text(a: Any) -> str:
+    """A link's text, else its `aria-label` or `title` (an image-only product link)."""
+    return clean(a.text_content()) or clean(a.get("aria-label")) or clean(a.get("title"))
 
 
 def _named_element(block: Any) -> Any:
@@ -676,13 +711,14 @@ def _named_element(block: Any) -> Any:
 def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
     links = _links(block)
     title_el = None
-    for tag in _HEADINGS:
-        for h in block.iter(tag):
-            if clean(h.text_content()):
-                title_el = h
+    # The highest-ranking heading with text (one pass over the block).
+    rank = len(_HEADINGS)
+    for h in block.iter(*_HEADINGS):
+        level = _HEADINGS.index(h.tag)
+        if level < rank and clean(h.text_content()):
+            title_el, rank = h, level
+            if level == 0:
                 break
-        if title_el is not None:
-            break
     if title_el is None:
         title_el = _named_element(block)
     link = None
@@ -709,7 +745,7 @@ def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
         if link is None:
             link = next((a for a in links if clean(a.text_content()) == title), None)
     else:
-        named = [(clean(a.text_content()), a) for a in links if not _cta(a)]
+        named = [(_link_text(a), a) for a in links if not _cta(a)]
         named = [(t, a) for t, a in named if len(t) >= 2 and parse_number(t) is None]
         alts = [clean(img.get("alt")) for img in block.iter("img") if clean(img.get("alt"))]
         title = ""
@@ -817,9 +853,15 @@ def _image(block: Any, base: str) -> str | None:
 
 
 def _kind(block: Any) -> str:
-    if block.tag == "tr":
+    """A name for the block's kind from its naming class (`product-card` → `productCard`)."""
+    return _kind_of(block.tag, block.get("class") or "")
+
+
+@lru_cache(maxsize=4096)
+def _kind_of(tag: str, classes: str) -> str:
+    if tag == "tr":
         return "row"
-    for cls in _classes(block):
+    for cls in classes.split():
         token = cls.lower()
         if len(token) < 3 or token in _UTILITY or _HASHED.search(token) or _utility(token):
             continue
@@ -828,7 +870,7 @@ def _kind(block: Any) -> str:
         name = lower_camel(token.replace("__", "-"))
         if name:
             return name[:100]
-    return "article" if block.tag == "article" else "item"
+    return "article" if tag == "article" else "item"
 
 
 def _stock(text: str) -> bool | None:
@@ -863,14 +905,25 @@ def _money(item: Item, block: Any, locale: Locale, text: str, priced: Any = None
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
+def _element_children(node: Any, most: int) -> int:
+    """How many element children `node` has, counting no further than `most`."""
+    count = 0
+    for child in node:
+        if isinstance(child.tag, str):
+            count += 1
+            if count >= most:
+                break
+    return count
+
+
 def _wrappers(block: Any) -> list[Any]:
     """The block and the ancestors that wrap only it (`li > div.card-wrapper > div.card`):
     one thing, whichever level the group was found at."""
     chain = [block]
     node = block.getparent()
     while node is not None and node.tag not in ("body", "html"):
-        if sum(1 for child in node if isinstance(child.tag, str)) != 1:
-            break
+        if len(node) != 1 and _element_children(node, 2) != 1:
+            break  # (len: a fast answer for the grid's container of a hundred cards)
         chain.append(node)
         node = node.getparent()
     return chain
@@ -906,7 +959,9 @@ def _block_item(block: Any, page: Page, priced: Any = None) -> Item | None:
     kind = next((k for k in map(_kind, [*chain, *inner]) if k not in ("item", "article")), "")
     kind = kind or _kind(block)
     item = Item(title=title, url=url, kind=kind, image=_image(block, page.base))
-    text = block.text_content().lower()
+    # Stock and salary words sit in short texts: a long description is left out of the
+    # searches (each `in` scans the whole text).
+    text = " ".join(t for t in block.itertext() if len(t) < _PRICE_TEXT).lower()
     _money(item, block, page.locale, text, priced)
     stock = _stock(text)
     if stock is not None:
@@ -968,6 +1023,9 @@ def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
             found = tokens[0][:2] if tokens else parse_price(text, page.locale)
             if found is not None:
                 item.price, item.currency = found
+                if item.currency is None or not tokens:
+                    # `Price (EUR)`: the header names the currency the cells leave out.
+                    item.currency = currency_in(header, page.locale) or item.currency
                 continue
         if header.lower() in _RANK_HEADERS:
             continue

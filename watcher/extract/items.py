@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -51,6 +52,17 @@ def _entry(item: Item, key: str) -> dict[str, Any]:
     return entry
 
 
+KEY_MAX = 512
+
+
+def _bounded(key: str) -> str:
+    """The key itself, or for a longer one (a link of 2,000 characters) its start and a
+    digest of the whole: still unique, still the same for the same item."""
+    if len(key) <= KEY_MAX:
+        return key
+    return f"{key[:470]}#{hashlib.sha256(key.encode()).hexdigest()[:32]}"
+
+
 def to_extraction(items: Iterable[Item], method: str, ignore: Iterable[str] = ()) -> Extraction:
     """Entries with identity keys: the item's own link; where several items share one link
     (plans that all point at a sign-up page), the normalised title. Never a position: an
@@ -70,9 +82,9 @@ def to_extraction(items: Iterable[Item], method: str, ignore: Iterable[str] = ()
     kinds: dict[str, bool] = {}
     for item in kept:
         if item.key:
-            key = item.key[:512]
+            key = _bounded(item.key)
         elif item.url and links[item.url] == 1:
-            key = item.url
+            key = _bounded(item.url)
         else:
             key = title_key(item.title)
         if key in seen:

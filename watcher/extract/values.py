@@ -53,6 +53,8 @@ _SYMBOLS = {
     "лв": "BGN",
     "\u0440\u0443\u0431": "RUB",  # the Cyrillic abbreviation
     "₸": "KZT",
+    "円": "JPY",
+    "원": "KRW",
 }
 # `$`, `¥` and `kr` depend on the country: the page's language decides.
 _DOLLAR_BY_REGION = {
@@ -136,7 +138,7 @@ _HAS_DIGIT = re.compile(r"\d")
 # A currency mark: a symbol, a three-letter code (checked against ISO_CODES), or a local
 # abbreviation. Case-sensitive and without a long alternation: this runs on every text node.
 _MARK = re.compile(
-    r"US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|MX\$|[€£$¥￥₹₽₩₺₫₱₪₴฿₦₿₸]|\b[A-Z]{3}\b|zł|Kč|"
+    r"US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|MX\$|[€£$¥￥₹₽₩₺₫₱₪₴฿₦₿₸円元원]|\b[A-Z]{3}\b|zł|Kč|"
     r"\bkr\b\.?|\bFr\.|\bRs\b\.?|\bRM\b|\bRp\b|\blei\b"
 )
 
@@ -154,6 +156,58 @@ def number(value: Decimal | float | int) -> int | float:
     return int(f) if f.is_integer() and abs(f) < 2**53 else f
 
 
+# Only where a language or region has one currency of its own (not `en`, not `de`).
+_CURRENCY_BY_LANGUAGE = {
+    "nb": "NOK",
+    "nn": "NOK",
+    "no": "NOK",
+    "sv": "SEK",
+    "da": "DKK",
+    "is": "ISK",
+    "pl": "PLN",
+    "cs": "CZK",
+    "hu": "HUF",
+    "ja": "JPY",
+    "ko": "KRW",
+    "tr": "TRY",
+    "th": "THB",
+    "uk": "UAH",
+    "he": "ILS",
+    "ro": "RON",
+    "bg": "BGN",
+}
+_CURRENCY_BY_REGION = {
+    "GB": "GBP",
+    "US": "USD",
+    "CA": "CAD",
+    "AU": "AUD",
+    "NZ": "NZD",
+    "IN": "INR",
+    "CH": "CHF",
+    "JP": "JPY",
+    "SE": "SEK",
+    "NO": "NOK",
+    "DK": "DKK",
+    "PL": "PLN",
+    "CZ": "CZK",
+    "BR": "BRL",
+    "MX": "MXN",
+    "ZA": "ZAR",
+    "SG": "SGD",
+    "HK": "HKD",
+    "DE": "EUR",
+    "FR": "EUR",
+    "IT": "EUR",
+    "ES": "EUR",
+    "NL": "EUR",
+    "BE": "EUR",
+    "AT": "EUR",
+    "IE": "EUR",
+    "PT": "EUR",
+    "FI": "EUR",
+}
+
+
 class Locale:
     """What a page says about its currency: language region, declared currency."""
 
@@ -162,6 +216,15 @@ class Locale:
         self.language = parts[0].lower() if parts and parts[0] else ""
         self.region = parts[1].upper() if len(parts) > 1 else ""
         self.declared = declared.upper() if declared and declared.upper() in ISO_CODES else None
+
+    def page_currency(self) -> str | None:
+        """The currency the page is written for, when an amount shows none (`499,-` in a
+        price element): the declared one, else one its language or region names alone."""
+        if self.declared:
+            return self.declared
+        if self.region in _CURRENCY_BY_REGION:
+            return _CURRENCY_BY_REGION[self.region]
+        return _CURRENCY_BY_LANGUAGE.get(self.language)
 
     def currency(self, raw: str | None) -> str | None:
         """The ISO code of a currency as written on the page (a symbol, or a code)."""
@@ -205,7 +268,7 @@ _AMOUNT = r"\d(?:[\d.,'\u2019\u00a0\u202f]|\s(?=\d{3}\b))*"
 _AMOUNT_AFTER = re.compile(rf"\s?(?P<n>{_AMOUNT})(?P<k>[kK]\b)?")
 _AMOUNT_BEFORE = re.compile(rf"(?P<n>{_AMOUNT})\s?$")
 # Written after the amount in the locales that use them (`12,99 €`, `499 kr`, `1 299 zł`).
-_SUFFIXED = frozenset({"€", "zł", "kč", "kr", "kr.", "fr.", "lei", "ft"})
+_SUFFIXED = frozenset({"€", "zł", "kč", "kr", "kr.", "fr.", "lei", "ft", "円", "元", "원"})
 
 
 def price_tokens(text: str, locale: Locale) -> list[tuple[int | float, str | None, bool]]:
@@ -217,8 +280,8 @@ def price_tokens(text: str, locale: Locale) -> list[tuple[int | float, str | Non
     used_to = 0
     for sym in _MARK.finditer(text):
         symbol = sym.group(0)
-        if len(symbol) == 3 and symbol.isupper() and symbol not in ISO_CODES:
-            continue
+        if len(symbol) == 3 and symbol.isalpha() and symbol.isupper() and symbol not in ISO_CODES:
+            continue  # three capitals that are no currency code (`USB`, `LED`)
         after = _AMOUNT_AFTER.match(text, sym.end())
         before = _AMOUNT_BEFORE.search(text, max(used_to, sym.start() - 40), sym.start())
         use_before = before is not None and (after is None or symbol.lower() in _SUFFIXED)
@@ -228,18 +291,49 @@ def price_tokens(text: str, locale: Locale) -> list[tuple[int | float, str | Non
             amount, thousands, used_to = after.group("n"), bool(after.group("k")), after.end()
         else:
             continue
-        price = parse_price(amount.strip(), locale)
-        value = price[0] if price else None
+        value = _plain_amount(amount.strip())
+        if value is None:
+            price = parse_price(amount.strip(), locale)
+            value = price[0] if price else None
         if value is not None:
             found.append((value, locale.currency(symbol), thousands))
     return found
+
+
+_US_AMOUNT = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^\d+\.\d{1,2}$|^\d+$")
+_EU_AMOUNT = re.compile(r"^\d{1,3}(?:\.\d{3})+(?:,\d+)?$|^\d+,\d{1,2}$")
+
+
+def _plain_amount(amount: str) -> int | float | None:
+    """The common shapes read directly (`1,299.00`, `12.5`, `1.299,00`, `12,99`, `499`);
+    anything else goes to price-parser."""
+    try:
+        if _US_AMOUNT.match(amount):
+            return number(Decimal(amount.replace(",", "")))
+        if _EU_AMOUNT.match(amount):
+            return number(Decimal(amount.replace(".", "").replace(",", ".")))
+    except (InvalidOperation, ValueError):
+        return None
+    return None
+
+
+def currency_in(text: str, locale: Locale) -> str | None:
+    """The ISO code of the first currency `text` names (`Price (EUR)`, `Preis in €`)."""
+    for mark in _MARK.finditer(text):
+        symbol = mark.group(0)
+        if len(symbol) == 3 and symbol.isalpha() and symbol.isupper() and symbol not in ISO_CODES:
+            continue
+        code = locale.currency(symbol)
+        if code:
+            return code
+    return None
 
 
 def has_currency(text: str) -> bool:
     """Whether `text` names a currency (a symbol, an ISO code, a local abbreviation)."""
     for mark in _MARK.finditer(text):
         symbol = mark.group(0)
-        if not (len(symbol) == 3 and symbol.isupper()) or symbol in ISO_CODES:
+        if not (len(symbol) == 3 and symbol.isalpha() and symbol.isupper()) or symbol in ISO_CODES:
             return True
     return False
 
@@ -331,7 +425,7 @@ def absolute(url: str | None, base: str) -> str | None:
     url = url.strip()
     if not url or url.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
         return None
-    if "/." not in url and "\\" not in url and not any(c.isspace() for c in url):
+    if "/." not in url and "\\" not in url and len(url.split()) == 1:
         # The usual cases without urljoin: a full link, or a root-relative path.
         if (
             url.startswith(("https://", "http://"))

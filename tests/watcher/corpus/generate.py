@@ -3094,6 +3094,684 @@ def news_li_time_links(rng: random.Random) -> Page:
     return html, base, items
 
 
+# --- Third held-out set --------------------------------------------------------------------
+
+
+def fashion_aria_label_titles(rng: random.Random) -> Page:
+    """Image-only cards: the name is in the link's aria-label and the image alt is empty;
+    each card also has six colour swatch links."""
+    base = "https://www.threadline.example/women/dresses"
+    items: list[Label] = []
+    cards = []
+    for i, name in enumerate(
+        names(
+            rng,
+            24,
+            lambda r: (
+                f"{r.choice(['Wrap', 'Slip', 'Shirt', 'Maxi', 'Midi'])} "
+                f"Dress in {r.choice(['Linen', 'Satin', 'Cotton', 'Crepe'])} "
+                f"{r.choice(['Olive', 'Navy', 'Rust', 'Ivory', 'Black'])}"
+            ),
+        )
+    ):
+        url = f"https://www.threadline.example/p/{slug(name)}-{3300 + i}"
+        price = money(rng, 39, 189)
+        items.append(label(name, url, price, "USD"))
+        swatches = "".join(
+            f'<a class="swatch" href="/p/{slug(name)}-{3300 + i}?colour={c}" aria-label="{c}">'
+            f'<span style="background:{c}"></span></a>'
+            for c in ("olive", "navy", "rust", "ivory", "black", "sand")
+        )
+        cards.append(
+            f'<div class="product"><a class="product__media" href="/p/{slug(name)}-{3300 + i}" '
+            f'aria-label="{e(name)}"><img src="/m/{3300 + i}.jpg" alt=""></a><div class="product__'
+            f'swatches">{swatches}</div><div class="product__price">${price:.2f}</div></div>\n'
+        )
+    html = (
+        head("Dresses | Threadline")
+        + "<body>\n"
+        + mega_menu(rng, "Threadline", big=True)
+        + '<main><h1>Dresses</h1><div class="product-list">'
+        + "".join(cards)
+        + "</div></main>\n"
+        + big_footer("Threadline")
+        + scripts()
+    )
+    return html, base, items
+
+
+def search_with_sitelinks(rng: random.Random) -> Page:
+    """Web results where some results carry a breadcrumb nav and six sitelinks."""
+    base = "https://search.lookout.example/?q=harbour+ferry"
+    sites = [
+        "ferries",
+        "portauthority",
+        "islandhop",
+        "seatravel",
+        "harbourlines",
+        "bluewave",
+        "tidalways",
+        "crossings",
+        "boatboard",
+        "wavefinder",
+    ]
+    items: list[Label] = []
+    blocks = []
+    for i, site in enumerate(sites):
+        t = f"{site.capitalize()} - Harbour ferry times and tickets"
+        url = f"https://www.{site}.example/harbour-ferry"
+        items.append(label(t, url))
+        sitelinks = ""
+        if i < 2:
+            sitelinks = (
+                '<ul class="sitelinks">'
+                + "".join(
+                    f'<li><a href="https://www.{site}.example/{s}">{s.capitalize()}</a></li>'
+                    for s in ("timetable", "tickets", "routes", "parking", "contact", "offers")
+                )
+                + "</ul>"
+            )
+        blocks.append(
+            f'<div class="web-result"><nav class="crumbs"><a href="https://www.{site}.example/">'
+            f'{site}.example</a> › <a href="https://www.{site}.example/ferries">ferries</a></nav>'
+            f'<h3><a href="{url}">{e(t)}</a></h3><p>Book harbour ferry crossings online. '
+            f"Daily sailings, timetables and fares.</p>{sitelinks}</div>\n"
+        )
+    html = (
+        head("harbour ferry - Lookout")
+        + "<body>\n"
+        + '<div class="topbar"><form action="/"><input name="q" value="harbour ferry"></form>'
+        + '<a href="/?q=harbour+ferry&amp;t=images">Images</a><a href="/?q=harbour+ferry&amp;'
+        + 't=maps">Maps</a></div>\n'
+        + '<div id="results">'
+        + "".join(blocks)
+        + '</div><div class="pages"><a href="/?q=harbour+ferry&amp;p=2">Next</a></div>\n'
+        + scripts()
+    )
+    return html, base, items
+
+
+def table_currency_in_header(rng: random.Random) -> Page:
+    """A parts price list: the currency only in the header ('Price (EUR)'), plain numbers
+    in the cells, the name in the second column after an image-link column."""
+    base = "https://www.bolt-and-bearing.example/catalogue/bearings"
+    items: list[Label] = []
+    rows = []
+    for i in range(25):
+        code = f"62{rng.randint(0, 9)}{rng.randint(0, 9)}-{rng.choice(['2RS', 'ZZ', 'C3'])}"
+        name = f"Deep groove ball bearing {code}"
+        url = f"https://www.bolt-and-bearing.example/part/{slug(code)}-{i}"
+        price = round(rng.uniform(2, 90), 2)
+        if any(it["title"] == name for it in items):
+            continue
+        items.append(label(name, url, price, "EUR"))
+        rows.append(
+            f'<tr><td><a href="/part/{slug(code)}-{i}"><img src="/t/{i}.png" alt=""></a></td>'
+            f'<td><a href="/part/{slug(code)}-{i}">{e(name)}</a></td><td>{rng.randint(10, 40)} mm'
+            f"</td><td>{rng.randint(0, 500)}</td><td>{price:,.2f}</td></tr>\n"
+        )
+    html = (
+        head("Bearings | Bolt & Bearing", "en-IE")
+        + "<body>\n"
+        + simple_header("Bolt & Bearing", ["Catalogue", "Bearings", "Fasteners", "Quote"])
+        + '<main><h1>Bearings</h1><table class="pricelist"><thead><tr><th></th><th>Part</th>'
+        + "<th>Bore</th><th>In stock</th><th>Price (EUR)</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></main>\n"
+        + small_footer("Bolt & Bearing")
+        + scripts()
+    )
+    return html, base, items
+
+
+def forum_rows_with_page_links(rng: random.Random) -> Page:
+    """vBulletin-like thread rows: each has page links '1 2 3 … 12' and a last-post link."""
+    base = "https://boards.modelrail.example/forumdisplay.php?f=7"
+    topics = [
+        "N gauge layout plans",
+        "DCC decoder wiring",
+        "Weathering rolling stock",
+        "Scenery with static grass",
+        "Points motors compared",
+        "Track cleaning tips",
+        "Building a fiddle yard",
+        "Sound chips worth it?",
+        "Painting figures",
+        "Signals that work",
+        "Kit-bashing a station",
+        "Coupling problems",
+        "Lighting buildings",
+        "Backscene ideas",
+        "Shelf layout progress",
+    ]
+    items: list[Label] = []
+    rows = []
+    for i, t in enumerate(topics):
+        tid = 51000 + i * 7
+        url = f"https://boards.modelrail.example/showthread.php?t={tid}"
+        items.append(label(t, url))
+        pages = rng.randint(1, 14)
+        pagelinks = ""
+        if pages > 1:
+            shown = [1, 2, 3] if pages > 3 else list(range(1, pages + 1))
+            pagelinks = (
+                '<span class="pagelinks">('
+                + " ".join(f'<a href="showthread.php?t={tid}&amp;page={n}">{n}</a>' for n in shown)
+                + (
+                    f' … <a href="showthread.php?t={tid}&amp;page={pages}">{pages}</a>'
+                    if pages > 3
+                    else ""
+                )
+                + ")</span>"
+            )
+        rows.append(
+            f'<tr id="thread_{tid}"><td class="alt1"><img src="/icons/thread.gif" alt=""></td>'
+            f'<td class="alt2"><div><a id="thread_title_{tid}" href="showthread.php?t={tid}">'
+            f'{e(t)}</a> {pagelinks}</div><div class="smallfont"><span>by <a href="member.php?u='
+            f'{i}">member{i}</a></span></div></td><td class="alt1">Today <a href="showthread.php?t='
+            f'{tid}&amp;goto=lastpost">›</a></td><td class="alt2">{rng.randint(0, 300)}</td>'
+            f'<td class="alt1">{rng.randint(10, 9000):,}</td></tr>\n'
+        )
+    html = (
+        head("Layouts & Track - ModelRail Boards")
+        + "<body>\n"
+        + '<table class="tborder"><tr><td><a href="index.php">ModelRail Boards</a> &gt; '
+        + '<a href="forumdisplay.php?f=7">Layouts &amp; Track</a></td></tr></table>\n'
+        + '<table class="tborder" id="threadslist"><tr><td class="thead"></td><td class="thead">'
+        + 'Thread / Thread Starter</td><td class="thead">Last Post</td><td class="thead">Replies'
+        + '</td><td class="thead">Views</td></tr>'
+        + "".join(rows)
+        + "</table>\n"
+        + '<div class="pagenav"><a href="forumdisplay.php?f=7&amp;page=2" title="Next Page">&gt;'
+        + "</a></div>\n"
+        + small_footer("ModelRail Boards")
+        + scripts()
+    )
+    return html, base, items
+
+
+# --- Fourth held-out set -------------------------------------------------------------------
+
+
+def save_badges_before_price(rng: random.Random) -> Page:
+    """'Save $20' and '$10 off' badges before the price, no price class on the price."""
+    base = "https://www.toolden.example/power-tools/drills"
+    items: list[Label] = []
+    cards = []
+    for i, name in enumerate(
+        names(
+            rng,
+            20,
+            lambda r: (
+                f"{r.choice(['Torque', 'Volt', 'Rigid', 'Forge'])} "
+                f"{r.choice([12, 18, 20, 24])}V {r.choice(['Drill Driver', 'Hammer Drill', 'Impact Driver'])}"
+            ),
+        )
+    ):
+        url = f"https://www.toolden.example/item/{slug(name)}-{880 + i}"
+        price = money(rng, 49, 399)
+        items.append(label(name, url, price, "USD"))
+        badge = (
+            f'<div class="flag">Save ${rng.randint(10, 60)}.00</div>'
+            if i % 2
+            else f'<div class="flag">${rng.randint(5, 30)} off</div>'
+            if i % 3 == 0
+            else ""
+        )
+        cards.append(
+            f'<li class="grid-tile">{badge}<a href="/item/{slug(name)}-{880 + i}"><img '
+            f'src="/i/{880 + i}.jpg" alt="{e(name)}"></a><a class="tile-title" href="/item/'
+            f'{slug(name)}-{880 + i}">{e(name)}</a><div class="tile-bottom"><strong>'
+            f"${price:,.2f}</strong></div></li>\n"
+        )
+    html = (
+        head("Drills | ToolDen")
+        + "<body>\n"
+        + mega_menu(rng, "ToolDen")
+        + '<main><h1>Drills</h1><ul class="grid">'
+        + "".join(cards)
+        + "</ul></main>\n"
+        + big_footer("ToolDen", 3)
+        + scripts()
+    )
+    return html, base, items
+
+
+def gallery_figcaptions(rng: random.Random) -> Page:
+    """An art shop gallery: `figure > a > img` and `figcaption` with the name and price."""
+    base = "https://www.printroom.example/prints/landscapes"
+    places = [
+        "Fjord",
+        "Dune",
+        "Glacier",
+        "Harbour",
+        "Meadow",
+        "Canyon",
+        "Lagoon",
+        "Ridge",
+        "Delta",
+        "Moor",
+        "Cove",
+        "Steppe",
+        "Atoll",
+        "Mesa",
+    ]
+    items: list[Label] = []
+    figs = []
+    for i, pl in enumerate(places):
+        t = f"{pl} at {rng.choice(['dawn', 'dusk', 'noon', 'night'])}"
+        url = f"https://www.printroom.example/print/{slug(t)}-{i}"
+        price = float(rng.choice([35, 45, 60, 85, 120]))
+        items.append(label(t, url, price, "GBP"))
+        figs.append(
+            f'<figure><a href="/print/{slug(t)}-{i}"><img src="/p/{i}.jpg" alt="{e(t)}"></a>'
+            f'<figcaption><a href="/print/{slug(t)}-{i}">{e(t)}</a><br>Giclée print from £{price:.0f}'
+            "</figcaption></figure>\n"
+        )
+    html = (
+        head("Landscape prints | Print Room", "en-GB")
+        + "<body>\n"
+        + simple_header("Print Room", ["Prints", "Artists", "Framing", "Gifts"])
+        + '<main><h1>Landscapes</h1><div class="gallery">'
+        + "".join(figs)
+        + "</div></main>\n"
+        + small_footer("Print Room")
+        + scripts()
+    )
+    return html, base, items
+
+
+def jobs_salary_per_annum(rng: random.Random) -> Page:
+    """UK job list: 'Salary: £45,000 - £55,000 per annum' in plain text; no price."""
+    base = "https://www.civicjobs.example/search?sector=it"
+    items: list[Label] = []
+    arts = []
+    for i, t in enumerate(names(rng, 16, job_title)):
+        url = f"https://www.civicjobs.example/vacancy/{4500 + i}"
+        items.append(label(t, url))
+        low = rng.randint(30, 60) * 1000
+        arts.append(
+            f'<article class="vacancy"><h2><a href="/vacancy/{4500 + i}">{e(t)}</a></h2><ul>'
+            f"<li>Location: {rng.choice(['Leeds', 'Cardiff', 'Bristol', 'Remote'])}</li><li>"
+            f"Salary: £{low:,} - £{low + 10000:,} per annum</li><li>Closing date: "
+            f"{rng.randint(1, 28)} December</li></ul></article>\n"
+        )
+    html = (
+        head("IT jobs | CivicJobs", "en-GB")
+        + "<body>\n"
+        + simple_header("CivicJobs", ["Search jobs", "Employers", "Advice", "Sign in"])
+        + "<main><h1>16 IT jobs</h1>"
+        + "".join(arts)
+        + "</main>\n"
+        + small_footer("CivicJobs")
+        + scripts()
+    )
+    return html, base, items
+
+
+def cards_without_anchors(rng: random.Random) -> Page:
+    """Script-navigated cards: `data-href` on the card, no `<a>` at all, a price each."""
+    base = "https://www.kidsbooks.example/age/5-7"
+    titles = [
+        "The Lighthouse Cat",
+        "Moon Over the Harbour",
+        "Pip the Puffin",
+        "The Tide Clock",
+        "A Whale of a Time",
+        "Sandcastle Kingdom",
+        "The Lost Anchor",
+        "Crab Goes to School",
+        "Seagull Street",
+        "The Night Ferry",
+        "Octopus Makes Soup",
+        "Boats Everywhere",
+    ]
+    items: list[Label] = []
+    cards = []
+    for i, t in enumerate(titles):
+        price = rng.choice([5.99, 6.99, 7.99, 12.99])
+        items.append({"title": t, "url": None, "price": price, "currency": "GBP"})
+        cards.append(
+            f'<div class="book-card" data-href="/book/{slug(t)}" role="link" tabindex="0">'
+            f'<img src="/covers/{i}.jpg" alt=""><div class="book-card__name">{e(t)}</div>'
+            f'<div class="book-card__author">by A. Writer</div><div class="book-card__cost">'
+            f"£{price:.2f}</div></div>\n"
+        )
+    html = (
+        head("Books for ages 5-7 | KidsBooks", "en-GB")
+        + '<body><div id="app">\n'
+        + simple_header("KidsBooks", ["Ages 0-4", "Ages 5-7", "Ages 8-12", "Gifts"])
+        + '<main><h1>Ages 5-7</h1><div class="books">'
+        + "".join(cards)
+        + "</div></main>"
+        + small_footer("KidsBooks")
+        + "</div>"
+        + scripts()
+    )
+    return html, base, items
+
+
+# --- Fifth held-out set --------------------------------------------------------------------
+
+
+def td_layout_grid(rng: random.Random) -> Page:
+    """An old shop: a layout table with three products per row, each product one `<td>`."""
+    base = "http://www.modelshop-classic.example/catalog/locomotives.htm"
+    items: list[Label] = []
+    cells = []
+    for i, name in enumerate(
+        names(
+            rng,
+            18,
+            lambda r: (
+                f"{r.choice(['Class', 'Series', 'Type'])} "
+                f"{r.randint(20, 99)} {r.choice(['steam', 'diesel', 'electric'])} loco "
+                f"{r.choice(['HO', 'N', 'OO'])}"
+            ),
+        )
+    ):
+        url = f"http://www.modelshop-classic.example/catalog/item{100 + i}.htm"
+        price = money(rng, 49, 390)
+        items.append(label(name, url, price, "USD"))
+        cells.append(
+            f'<td align="center" valign="top" width="33%"><a href="item{100 + i}.htm"><img '
+            f'src="img/{100 + i}.gif" width="120" border="0" alt=""></a><br><a href="item'
+            f'{100 + i}.htm"><font face="Arial" size="2"><b>{e(name)}</b></font></a><br>'
+            f'<font color="#cc0000">${price:.2f}</font><br><a href="cart.cgi?add={100 + i}">'
+            '<img src="img/buy.gif" alt="Buy"></a></td>'
+        )
+    rows = "".join(f"<tr>{''.join(cells[i : i + 3])}</tr>\n" for i in range(0, len(cells), 3))
+    html = (
+        head("Locomotives - Classic Model Shop")
+        + '<body bgcolor="#ffffff"><table width="760" align="center"><tr><td colspan="2">'
+        + '<a href="/">Classic Model Shop</a> | <a href="/catalog/">Catalog</a> | <a href="/'
+        + 'order.htm">How to order</a> | <a href="/contact.htm">Contact</a></td></tr>'
+        + '<tr><td width="160" valign="top"><a href="locomotives.htm">Locomotives</a><br><a '
+        + 'href="wagons.htm">Wagons</a><br><a href="track.htm">Track</a><br><a href="scenery.htm">'
+        + 'Scenery</a><br><a href="books.htm">Books</a></td><td valign="top"><h2>Locomotives</h2>'
+        + '<table width="100%" cellpadding="6">'
+        + rows
+        + "</table></td></tr></table>\n"
+        + scripts()
+    )
+    return html, base, items
+
+
+def plain_titles_view_links(rng: random.Random) -> Page:
+    """Items whose name is plain text; the only link is a 'View details' button."""
+    base = "https://www.venuehire.example/rooms"
+    rooms = [
+        "The Boathouse",
+        "Captain's Room",
+        "Harbour Suite",
+        "The Net Loft",
+        "Sail Room",
+        "The Chart Room",
+        "Lantern Hall",
+        "Tide Room",
+        "The Galley",
+        "Anchor Lounge",
+    ]
+    items: list[Label] = []
+    lis = []
+    for r in rooms:
+        url = f"https://www.venuehire.example/rooms/{slug(r)}"
+        price = float(rng.choice([150, 220, 300, 450, 600]))
+        items.append(label(r, url, price, "GBP"))
+        lis.append(
+            f'<li class="room"><img src="/r/{slug(r)}.jpg" alt=""><div class="room-text"><strong>'
+            f"{e(r)}</strong><span>Seats {rng.randint(10, 120)} · from £{price:.0f} per day</span>"
+            f'</div><a class="button" href="/rooms/{slug(r)}">View details</a></li>\n'
+        )
+    html = (
+        head("Rooms for hire | Venue Hire", "en-GB")
+        + "<body>\n"
+        + simple_header("Venue Hire", ["Rooms", "Catering", "Weddings", "Contact"])
+        + '<main><h1>Our rooms</h1><ul class="rooms">'
+        + "".join(lis)
+        + "</ul></main>\n"
+        + small_footer("Venue Hire")
+        + scripts()
+    )
+    return html, base, items
+
+
+def search_mark_highlight(rng: random.Random) -> Page:
+    """Shop search results with the query highlighted in `<mark>` inside the names."""
+    base = "https://www.brewgear.example/search?q=grinder"
+    items: list[Label] = []
+    cards = []
+    for i, n in enumerate(
+        names(
+            rng,
+            16,
+            lambda r: (
+                f"{r.choice(['Burr', 'Hand', 'Conical', 'Flat'])} "
+                f"{r.choice(['Coffee', 'Spice', 'Espresso'])} grinder "
+                f"{r.choice(['Mini', 'Pro', 'XL', 'Classic'])}"
+            ),
+        )
+    ):
+        url = f"https://www.brewgear.example/product/{slug(n)}"
+        price = money(rng, 19, 420)
+        items.append(label(n, url, price, "USD"))
+        marked = e(n).replace("grinder", "<mark>grinder</mark>")
+        cards.append(
+            f'<div class="hit"><a href="/product/{slug(n)}"><img src="/p/{i}.jpg" alt=""></a>'
+            f'<h3 class="hit-name"><a href="/product/{slug(n)}">{marked}</a></h3><span '
+            f'class="hit-price">${price:.2f}</span></div>\n'
+        )
+    html = (
+        head("Search: grinder | BrewGear")
+        + "<body>\n"
+        + mega_menu(rng, "BrewGear")
+        + '<main><h1>16 results for "grinder"</h1><div class="hits">'
+        + "".join(cards)
+        + "</div></main>\n"
+        + big_footer("BrewGear", 2)
+        + scripts()
+    )
+    return html, base, items
+
+
+def norwegian_and_brazil_prices(rng: random.Random) -> Page:
+    """Norwegian shop: 'kr 1 299,-' and '499,-'."""
+    base = "https://www.fjellsport.example/ski/langrenn"
+    items: list[Label] = []
+    cards = []
+    for i, n in enumerate(
+        names(
+            rng,
+            16,
+            lambda r: (
+                f"{r.choice(['Fjell', 'Vidde', 'Skog', 'Nord'])} "
+                f"{r.choice(['langrennsski', 'staver', 'støvler', 'bindinger'])} "
+                f"{r.choice(['Pro', 'Sport', 'Tur'])}"
+            ),
+        )
+    ):
+        url = f"https://www.fjellsport.example/produkt/{slug(n)}"
+        price = float(rng.randint(3, 60) * 100 - 1)
+        items.append(label(n, url, price, "NOK"))
+        shown = (
+            f"kr {price:,.0f},-".replace(",", "\u00a0", 1) if price >= 1000 else f"{price:.0f},-"
+        )
+        cards.append(
+            f'<article class="produktkort"><a href="/produkt/{slug(n)}"><img src="/b/{i}.jpg" '
+            f'alt="{e(n)}"><h2 class="produktkort__navn">{e(n)}</h2></a><p class="produktkort__'
+            f'pris">{shown}</p></article>\n'
+        )
+    html = (
+        head("Langrenn | Fjellsport", "nb-NO")
+        + "<body>\n"
+        + simple_header("Fjellsport", ["Ski", "Tur", "Løp", "Sykkel"])
+        + '<main><h1>Langrennsutstyr</h1><div class="produktliste">'
+        + "".join(cards)
+        + "</div></main>\n"
+        + small_footer("Fjellsport")
+        + scripts()
+    )
+    return html, base, items
+
+
+# --- Sixth held-out set --------------------------------------------------------------------
+
+
+def financing_before_price(rng: random.Random) -> Page:
+    """'As low as $54/mo' before the price, neither in a price class."""
+    base = "https://www.sofaworld.example/living-room/sectionals"
+    items: list[Label] = []
+    cards = []
+    for i, n in enumerate(
+        names(
+            rng,
+            14,
+            lambda r: (
+                f"{r.choice(['Carmel', 'Dover', 'Aspen', 'Lyon', 'Oslo'])} "
+                f"{r.choice(['3-Piece', '2-Piece', 'L-Shaped'])} Sectional"
+            ),
+        )
+    ):
+        url = f"https://www.sofaworld.example/p/{slug(n)}-{i}"
+        price = float(rng.randint(8, 40) * 100 - 1)
+        items.append(label(n, url, price, "USD"))
+        cards.append(
+            f'<div class="sofa"><a href="/p/{slug(n)}-{i}"><img src="/s/{i}.jpg" alt=""></a>'
+            f'<h3><a href="/p/{slug(n)}-{i}">{e(n)}</a></h3><p class="finance">As low as '
+            f'${price / 24:.0f}/mo with Affirm</p><p class="big">${price:,.2f}</p></div>\n'
+        )
+    html = (
+        head("Sectionals | SofaWorld")
+        + "<body>\n"
+        + mega_menu(rng, "SofaWorld")
+        + '<main><h1>Sectionals</h1><div class="sofas">'
+        + "".join(cards)
+        + "</div></main>\n"
+        + big_footer("SofaWorld", 3)
+        + scripts()
+    )
+    return html, base, items
+
+
+def villas_dotted_millions(rng: random.Random) -> Page:
+    """Spanish villas: '€ 1.250.000' (dots for thousands, no decimals)."""
+    base = "https://www.costa-casas.example/es/venta/villas"
+    towns = [
+        "Marbella",
+        "Nerja",
+        "Estepona",
+        "Mijas",
+        "Altea",
+        "Jávea",
+        "Calpe",
+        "Sitges",
+        "Benahavís",
+        "Moraira",
+        "Denia",
+        "Tarifa",
+    ]
+    items: list[Label] = []
+    arts = []
+    for i, t in enumerate(towns):
+        title = f"Villa en {t} con piscina"
+        url = f"https://www.costa-casas.example/es/propiedad/{slug(t)}-{900 + i}"
+        price = float(rng.randint(4, 60) * 50000)
+        items.append(label(title, url, price, "EUR"))
+        arts.append(
+            f'<article class="ficha"><a href="/es/propiedad/{slug(t)}-{900 + i}"><img '
+            f'src="/f/{900 + i}.jpg" alt=""></a><h2><a href="/es/propiedad/{slug(t)}-{900 + i}">'
+            f'{e(title)}</a></h2><p class="datos">{rng.randint(3, 7)} hab. · {rng.randint(2, 5)} '
+            f'baños · {rng.randint(180, 900)} m²</p><p class="importe">€ '
+            f"{price:,.0f}</p></article>\n".replace(",", ".")
+        )
+    html = (
+        head("Villas en venta | Costa Casas", "es-ES")
+        + "<body>\n"
+        + simple_header("Costa Casas", ["Comprar", "Alquilar", "Vender", "Contacto"])
+        + '<main><h1>Villas en venta</h1><div class="fichas">'
+        + "".join(arts)
+        + "</div></main>\n"
+        + big_footer("Costa Casas", 2)
+        + scripts()
+    )
+    return html, base, items
+
+
+def flat_hr_separated(rng: random.Random) -> Page:
+    """A club's noticeboard: one div of `h3`, `p`, `p`, `hr` again and again."""
+    base = "https://www.rowingclub.example/noticeboard"
+    notices = [
+        "Winter training schedule",
+        "New boat christening",
+        "Regatta volunteers needed",
+        "Annual general meeting",
+        "Coaching course dates",
+        "Boathouse work party",
+        "Novice intake open",
+        "Ergo challenge results",
+        "Club kit order",
+        "River safety update",
+    ]
+    items: list[Label] = []
+    parts = []
+    for i, n in enumerate(notices):
+        url = f"https://www.rowingclub.example/notices/{slug(n)}"
+        items.append(label(n, url))
+        parts.append(
+            f'<h3><a href="/notices/{slug(n)}">{e(n)}</a></h3><p>Posted {i + 1} November by the '
+            f"committee.</p><p>Details of the {e(n.lower())} are on the notice page.</p><hr>\n"
+        )
+    html = (
+        head("Noticeboard | Riverside Rowing Club", "en-GB")
+        + "<body>\n"
+        + simple_header("Riverside Rowing Club", ["Home", "Join", "Noticeboard", "Contact"])
+        + '<div class="content"><h1>Noticeboard</h1><div class="notices">'
+        + "".join(parts)
+        + "</div></div>\n"
+        + small_footer("Riverside Rowing Club")
+        + scripts()
+    )
+    return html, base, items
+
+
+def cards_with_footer_price(rng: random.Random) -> Page:
+    """Bootstrap-ish cards with the price in a `<footer>` inside each card, no `<main>`."""
+    base = "https://www.printshop.example/mugs"
+    items: list[Label] = []
+    cards = []
+    for i, n in enumerate(
+        names(
+            rng,
+            12,
+            lambda r: (
+                f"{r.choice(['Sunset', 'Harbour', 'Forest', 'City'])} "
+                f"{r.choice(['mug', 'tumbler', 'cup'])} {r.randint(250, 450)} ml"
+            ),
+        )
+    ):
+        url = f"https://www.printshop.example/item/{slug(n)}"
+        price = money(rng, 8, 30)
+        items.append(label(n, url, price, "EUR"))
+        cards.append(
+            f'<div class="card"><img class="card-img-top" src="/m/{i}.jpg" alt=""><div class="card-'
+            f'body"><h5 class="card-title"><a href="/item/{slug(n)}">{e(n)}</a></h5><p class="card-'
+            f'text">Dishwasher safe.</p></div><footer class="card-footer">{eu(price)}</footer>'
+            "</div>\n"
+        )
+    html = (
+        head("Mugs | PrintShop", "de-AT")
+        + "<body>\n"
+        + '<div class="navbar"><a href="/">PrintShop</a> <a href="/mugs">Mugs</a> <a href="/shirts">'
+        + 'Shirts</a> <a href="/posters">Posters</a></div>\n'
+        + '<div class="container"><h1>Mugs</h1><div class="card-deck">'
+        + "".join(cards)
+        + "</div></div>\n"
+        + small_footer("PrintShop")
+        + scripts()
+    )
+    return html, base, items
+
+
 TEMPLATES: dict[str, Callable[[random.Random], Page]] = {
     "shop_grid_cards": shop_grid_cards,
     "shop_list_woo_sale": shop_list_woo_sale,
@@ -3153,6 +3831,22 @@ TEMPLATES: dict[str, Callable[[random.Random], Page]] = {
     "japanese_yen_suffix": japanese_yen_suffix,
     "results_plus_recently_viewed": results_plus_recently_viewed,
     "news_li_time_links": news_li_time_links,
+    "fashion_aria_label_titles": fashion_aria_label_titles,
+    "search_with_sitelinks": search_with_sitelinks,
+    "table_currency_in_header": table_currency_in_header,
+    "forum_rows_with_page_links": forum_rows_with_page_links,
+    "save_badges_before_price": save_badges_before_price,
+    "gallery_figcaptions": gallery_figcaptions,
+    "jobs_salary_per_annum": jobs_salary_per_annum,
+    "cards_without_anchors": cards_without_anchors,
+    "td_layout_grid": td_layout_grid,
+    "plain_titles_view_links": plain_titles_view_links,
+    "search_mark_highlight": search_mark_highlight,
+    "norwegian_kroner": norwegian_and_brazil_prices,
+    "financing_before_price": financing_before_price,
+    "villas_dotted_millions": villas_dotted_millions,
+    "flat_hr_separated": flat_hr_separated,
+    "cards_with_footer_price": cards_with_footer_price,
 }
 FEEDS = {"rss_feed": (rss_feed, "application/rss+xml"), "atom_feed": (atom_feed, None)}
 
