@@ -65,22 +65,6 @@ class SourceAdmin(BigTableAdmin):
     list_filter = ("status", "last_fetch_outcome")
     search_fields = ("url", "name", "account__slug")
     raw_id_fields = ("account",)
-    fields = (
-        "account",
-        "url",
-        "name",
-        "monitoring_frequency",
-        "status",
-        "api_id",
-        "created",
-        "last_fetch",
-        "last_fetch_outcome",
-        "last_fetch_error_reason",
-        "last_error",
-        "consecutive_fetch_failures",
-        "next_fetch",
-        "entry_kinds",
-    )
     readonly_fields = (
         "api_id",
         "created",
@@ -92,6 +76,7 @@ class SourceAdmin(BigTableAdmin):
         "next_fetch",
         "entry_kinds",
     )
+    fields = ("account", "url", "name", "monitoring_frequency", "status", *readonly_fields)
     ordering = ("-id",)
     actions = ("pause_sources", "resume_sources")
 
