@@ -80,3 +80,17 @@ def test_reads_are_cached_and_a_missing_object_is_a_404(s3: Any, client: Any) ->
     gone = client.get(url + "?format=html", headers=auth)
     assert gone.status_code == 404
     assert gone.json()["error"]["code"] == "not_found"
+
+
+def test_block_diff_urls_work_on_s3(s3: Any, client: Any) -> None:
+    account: Any = AccountFactory(slug="acme")
+    doc = _fetch("acme", "# Blocks\n")
+    doc["blocks"] = {"blocks": [{"id": "b1", "op": "changed"}]}
+    ingest(doc)
+    entry = account.sources.get().entries.get()
+    auth = {"Authorization": f"Bearer {api_key(account, ['read'])}"}
+    cards = client.get(f"/v1/entries/{entry.public_id}/changes", headers=auth).json()
+    url = cards["data"][0]["blocksUrl"]
+    answer = client.get(url.removeprefix("http://testserver"))
+    assert answer.status_code == 200
+    assert answer.json() == {"blocks": [{"id": "b1", "op": "changed"}]}
