@@ -238,6 +238,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 60.0},
     "webhooks-expire": {"task": "webhooks.expire", "schedule": crontab(hour=3, minute=17)},
     "webhooks-health": {"task": "webhooks.health", "schedule": crontab(minute=41)},
+    "history-purge-snapshots": {
+        "task": "history.purge_snapshots",
+        "schedule": crontab(hour=4, minute=7),
+    },
 }
 
 # --- Auth and pages ----------------------------------------------------------------------
