@@ -63,17 +63,10 @@ def write_blob(data: bytes) -> str:
 
 
 def read_blob(name: str) -> bytes:
-    """The bytes of a stored blob. Raises FileNotFoundError when it is gone, whatever the
-    storage (S3 reports a missing object as a client error)."""
-    try:
-        with default_storage.open(name, "rb") as handle:
-            data: bytes = handle.read()
-    except (FileNotFoundError, OSError):
-        raise
-    except Exception as exc:
-        if type(exc).__name__ == "ClientError":  # botocore, without importing it here
-            raise FileNotFoundError(name) from exc
-        raise
+    """The bytes of a stored blob. Raises FileNotFoundError when it is gone (the filesystem
+    and django-storages' S3 backend both do)."""
+    with default_storage.open(name, "rb") as handle:
+        data: bytes = handle.read()
     return data
 
 
