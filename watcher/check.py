@@ -83,18 +83,18 @@ class NeedsRender(Exception):
         self.lease = lease
 
 
-def _kind_of(content_type: str | None) -> str | None:
-    """'html', 'feed', None (sniff) or 'other'."""
-    if not content_type:
+def _unreadable(content_type: str | None) -> str | None:
+    """The media type when it is neither HTML nor a feed (nor unknown, then the body is
+    sniffed), else None."""
+    mime = (content_type or "").split(";", 1)[0].strip().lower()
+    if (
+        not mime
+        or mime in _HTML_TYPES
+        or any(word in mime for word in _FEED_TYPES)
+        or mime in ("text/plain", "application/octet-stream")
+    ):
         return None
-    mime = content_type.split(";", 1)[0].strip().lower()
-    if mime in _HTML_TYPES:
-        return "html"
-    if any(word in mime for word in _FEED_TYPES):
-        return "feed"
-    if mime.startswith("text/plain") or mime == "application/octet-stream":
-        return None
-    return "other"
+    return mime
 
 
 def _host(url: str) -> str:
@@ -219,12 +219,10 @@ def observe(source: Source, watch: Watch, *, can_render: bool = True) -> Observa
         )
         return _repeat(source, obs)
 
-    kind = _kind_of(first.content_type)
-    if kind == "other":
-        mime = (first.content_type or "").split(";", 1)[0].strip()
+    mime = _unreadable(first.content_type)
+    if mime:
         return Observation("broken", f"the page is {mime}, which Tidemark cannot read.")
 
-    bodies = [first]
     pages = [Page.parse(first.body, first.url, first.content_type)]
     digest = hashlib.sha256(first.body)
     extractions = [_extract(pages[0], watch)]
@@ -239,7 +237,6 @@ def observe(source: Source, watch: Watch, *, can_render: bool = True) -> Observa
             fetched = _polite_get(next_url)
         except fetch.FetchFailed as exc:
             return Observation("failed", f"page {len(pages) + 1} ({next_url}): {exc.reason}")
-        bodies.append(fetched)
         digest.update(b"\x00" + fetched.body)
         pages.append(Page.parse(fetched.body, fetched.url, fetched.content_type))
         extractions.append(_extract(pages[-1], watch))
