@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "history",
     "webhooks",
     "watcher",
+    "owners",
     "oauth2_provider",
 ]
 
@@ -253,7 +254,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "/login/"
-LOGIN_REDIRECT_URL = "/connect-agent"
+LOGIN_REDIRECT_URL = "/sources"
 LOGOUT_REDIRECT_URL = "/login/"
 
 LANGUAGE_CODE = "en-us"
@@ -274,6 +275,28 @@ EMAIL_HOST_USER: str = _email.get("EMAIL_HOST_USER") or ""
 EMAIL_HOST_PASSWORD: str = _email.get("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS: bool = bool(_email.get("EMAIL_USE_TLS"))
 EMAIL_USE_SSL: bool = bool(_email.get("EMAIL_USE_SSL"))
+# Owners reset a forgotten password by e-mail (docs/owners.md); the link works this long,
+# and only until the password is changed.
+PASSWORD_RESET_TIMEOUT: int = env.int("PASSWORD_RESET_TIMEOUT", default=3600)
+# Sign-in throttle (accounts/signin.py): sign-in attempts are counted in the cache, per
+# username and per client address, in fixed windows; past a limit no password is checked
+# until the window ends. A successful sign-in clears the username's count.
+SIGN_IN_MAX_FAILURES_PER_USERNAME: int = env.int("SIGN_IN_MAX_FAILURES_PER_USERNAME", default=5)
+SIGN_IN_MAX_FAILURES_PER_ADDRESS: int = env.int("SIGN_IN_MAX_FAILURES_PER_ADDRESS", default=20)
+SIGN_IN_WINDOW_SECONDS: int = env.int("SIGN_IN_WINDOW_SECONDS", default=900)
+# Reverse proxies in front of the web processes that append the client's address to
+# X-Forwarded-For (one nginx: 1). 0 counts the connection's own address (REMOTE_ADDR).
+SIGN_IN_TRUSTED_PROXIES: int = env.int("SIGN_IN_TRUSTED_PROXIES", default=0)
+if (
+    min(SIGN_IN_MAX_FAILURES_PER_USERNAME, SIGN_IN_MAX_FAILURES_PER_ADDRESS) < 1
+    or SIGN_IN_WINDOW_SECONDS < 1
+    or SIGN_IN_TRUSTED_PROXIES < 0
+    or PASSWORD_RESET_TIMEOUT < 60
+):
+    raise ImproperlyConfigured(
+        "SIGN_IN_MAX_FAILURES_* and SIGN_IN_WINDOW_SECONDS must be at least 1, "
+        "SIGN_IN_TRUSTED_PROXIES at least 0 and PASSWORD_RESET_TIMEOUT at least 60"
+    )
 
 # --- API ---------------------------------------------------------------------------------
 
@@ -359,6 +382,8 @@ KEY_CACHE_SECONDS: float = env.float("KEY_CACHE_SECONDS", default=10.0)
 # Signed URLs for screenshots and block-diff JSON.
 SIGNED_URL_TTL_SECONDS: int = env.int("SIGNED_URL_TTL_SECONDS", default=300)
 SNAPSHOT_RETENTION_DAYS: int = env.int("SNAPSHOT_RETENTION_DAYS", default=90)
+# A deleted source's history is removed in the background, this many rows a transaction.
+SOURCE_DELETE_BATCH: int = env.int("SOURCE_DELETE_BATCH", default=5000)
 
 # --- Ingestion ---------------------------------------------------------------------------
 

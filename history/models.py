@@ -55,10 +55,17 @@ class Source(models.Model):
     consecutive_fetch_failures = models.PositiveIntegerField(default=0)
     next_fetch_time = models.BigIntegerField(null=True, blank=True)
     entry_kinds = models.JSONField(null=True, blank=True)
+    # Deleted by its owner: gone from every page and the API at once, while a background
+    # task removes its history in batches (`history.tasks.delete_source`).
+    deleting = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["account", "url"], name="source_account_url_uniq")
+            models.UniqueConstraint(
+                fields=["account", "url"],
+                condition=Q(deleting=False),
+                name="source_account_url_uniq",
+            )
         ]
         indexes = [
             models.Index(fields=["account", "-created_at", "-id"], name="source_account_created"),
@@ -175,9 +182,9 @@ class Change(models.Model):
 class Update(models.Model):
     """One typed change to an entry, or a body narration, recorded by one fetch."""
 
-    # account and entry lead composite indexes below, so they get no single-column index.
+    # account, source and entry lead composite indexes below: no single-column index.
     account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="+", db_index=False)
-    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="+")
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="+", db_index=False)
     entry = models.ForeignKey(
         Entry, on_delete=models.CASCADE, related_name="updates", db_index=False
     )
@@ -211,6 +218,8 @@ class Update(models.Model):
                 fields=["entry", "importance_level", "-at", "-id"], name="update_entry_importance"
             ),
             models.Index(fields=["entry", "-at", "-change"], name="update_entry_change"),
+            # The owner pages' feed of one source (it replaces the foreign key's own index).
+            models.Index(fields=["source", "-at", "-id"], name="update_source_feed"),
         ]
 
     def __str__(self) -> str:

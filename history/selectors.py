@@ -118,7 +118,9 @@ def _source(row: tuple[Any, ...]) -> dict[str, Any]:
 
 def sources_page(account_id: int, after: SortKey | None, limit: int) -> list[PageItem]:
     """Sources newest first: (created_at, id) descending, on index source_account_created."""
-    sql = f"SELECT {_SOURCE_COLUMNS} FROM history_source s WHERE s.account_id = %s"
+    sql = (
+        f"SELECT {_SOURCE_COLUMNS} FROM history_source s WHERE s.account_id = %s AND NOT s.deleting"
+    )
     params: list[Any] = [account_id]
     sql = _keyset(sql, params, ("s.created_at", "s.id"), after, limit)
     return [((row[1], row[0]), _source(row)) for row in _fetch(sql, params)]
@@ -126,7 +128,8 @@ def sources_page(account_id: int, after: SortKey | None, limit: int) -> list[Pag
 
 def source_exists(account_id: int, source_id: int) -> bool:
     rows = _fetch(
-        "SELECT 1 FROM history_source WHERE id = %s AND account_id = %s", [source_id, account_id]
+        "SELECT 1 FROM history_source WHERE id = %s AND account_id = %s AND NOT deleting",
+        [source_id, account_id],
     )
     return bool(rows)
 
@@ -201,7 +204,8 @@ def entries_page(
 
 def entry_exists(account_id: int, entry_id: int) -> bool:
     rows = _fetch(
-        "SELECT 1 FROM history_entry WHERE id = %s AND account_id = %s",
+        "SELECT 1 FROM history_entry e JOIN history_source s ON s.id = e.source_id"
+        " WHERE e.id = %s AND e.account_id = %s AND NOT s.deleting",
         [entry_id, account_id],
     )
     return bool(rows)
@@ -256,7 +260,7 @@ _FEED_SQL = f"""
     FROM history_update u
     JOIN history_entry e ON e.id = u.entry_id
     JOIN history_source s ON s.id = u.source_id
-    WHERE u.account_id = %s
+    WHERE u.account_id = %s AND NOT s.deleting
 """
 
 
@@ -294,14 +298,19 @@ def feed_page(
     importance: str | None,
     after: SortKey | None,
     limit: int,
+    source: int | None = None,
 ) -> list[PageItem]:
     """The cross-source feed, newest first, with parent context joined in one query.
 
     With `importance` the filter runs on importance_level (NULL stored as material), which
-    leads index update_feed_importance; otherwise update_feed serves the order.
+    leads index update_feed_importance; otherwise update_feed serves the order. `source`
+    (the owner pages' feed of one source) is served by index update_source_feed.
     """
     sql = _FEED_SQL
     params: list[Any] = [account_id]
+    if source is not None:
+        sql += " AND u.source_id = %s"
+        params.append(source)
     if importance is not None:
         sql += " AND u.importance_level = %s"
         params.append(importance)
@@ -498,7 +507,9 @@ class Snapshot:
 
 def change_exists(account_id: int, change_id: int) -> bool:
     rows = _fetch(
-        "SELECT 1 FROM history_change WHERE id = %s AND account_id = %s", [change_id, account_id]
+        "SELECT 1 FROM history_change c JOIN history_source s ON s.id = c.source_id"
+        " WHERE c.id = %s AND c.account_id = %s AND NOT s.deleting",
+        [change_id, account_id],
     )
     return bool(rows)
 
@@ -508,8 +519,9 @@ def change_snapshot(account_id: int, change_id: int, state: str) -> tuple[bool, 
     column = "current_state_id" if state == "current" else "previous_state_id"
     rows = _fetch(
         f"SELECT c.id, p.markdown_name, p.html_name, p.screenshot_name"
-        f" FROM history_change c LEFT JOIN history_pagestate p ON p.id = c.{column}"
-        " WHERE c.id = %s AND c.account_id = %s",
+        f" FROM history_change c JOIN history_source s ON s.id = c.source_id"
+        f" LEFT JOIN history_pagestate p ON p.id = c.{column}"
+        " WHERE c.id = %s AND c.account_id = %s AND NOT s.deleting",
         [change_id, account_id],
     )
     if not rows:

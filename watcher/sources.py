@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from cssselect import GenericTranslator, SelectorError
 from django.conf import settings
@@ -11,6 +13,7 @@ from django.db import IntegrityError, transaction
 import netguard
 from accounts.models import Account
 from history.clock import now_ms
+from history.ingest import probe_delay_ms
 from history.models import Source
 from watcher.models import Watch
 
@@ -64,54 +67,107 @@ def parse_fields(specs: Iterable[str]) -> dict[str, str]:
     return fields
 
 
-def add_source(
-    account: Account,
-    url: str,
-    *,
-    name: str = "",
-    frequency: int = 60,
-    selector: str = "",
-    fields: Mapping[str, str] | None = None,
-    ignore: Iterable[str] = (),
-    pages: int = 1,
-    render: str = Watch.Render.AUTO,
-) -> Source:
-    """Create an active watched source, due at once. Raises SourceRefused."""
-    url = check_url(url)
-    if len(name) > NAME_MAX:
-        raise SourceRefused(f"the name is longer than {NAME_MAX} characters")
-    if frequency < 1:
-        raise SourceRefused("the frequency must be at least 1 minute")
-    if not 1 <= pages <= settings.FETCH_MAX_PAGES:
-        raise SourceRefused(f"pages must be between 1 and {settings.FETCH_MAX_PAGES}")
-    if render not in Watch.Render.values:
-        raise SourceRefused("render must be auto, never or always")
-    if selector:
-        selector = check_selector(selector, "the item selector")
-    ignore = sorted({i.strip() for i in ignore if i.strip()})
-    existing = Source.objects.filter(account=account, url=url).first()
-    if existing is not None:
-        raise SourceRefused(f"the account already watches {url}: source {existing.public_id}")
+@dataclass(frozen=True)
+class SourceSettings:
+    """What an owner or operator sets on a watched source, checked."""
+
+    url: str
+    name: str = ""
+    frequency: int = 60
+    selector: str = ""
+    fields: Mapping[str, str] = field(default_factory=dict)
+    ignore: Iterable[str] = ()
+    pages: int = 1
+    render: str = Watch.Render.AUTO
+
+    def checked(self, account: Account, source: Source | None = None) -> SourceSettings:
+        """These settings normalised, or SourceRefused. `source`: the one being edited,
+        which may keep its own URL."""
+        url = check_url(self.url)
+        if len(self.name) > NAME_MAX:
+            raise SourceRefused(f"the name is longer than {NAME_MAX} characters")
+        if self.frequency < 1:
+            raise SourceRefused("the frequency must be at least 1 minute")
+        if not 1 <= self.pages <= settings.FETCH_MAX_PAGES:
+            raise SourceRefused(f"pages must be between 1 and {settings.FETCH_MAX_PAGES}")
+        if self.render not in Watch.Render.values:
+            raise SourceRefused("render must be auto, never or always")
+        selector = check_selector(self.selector, "the item selector") if self.selector else ""
+        fields = {
+            n: check_selector(css, f"the selector of field {n}") for n, css in self.fields.items()
+        }
+        ignore = sorted({i.strip() for i in self.ignore if i.strip()})
+        others = Source.objects.filter(account=account, url=url, deleting=False)
+        if source is not None:
+            others = others.exclude(pk=source.pk)
+        existing = others.first()
+        if existing is not None:
+            raise SourceRefused(f"the account already watches {url}: source {existing.public_id}")
+        return replace(self, url=url, selector=selector, fields=fields, ignore=ignore)
+
+    def watch_fields(self) -> dict[str, object]:
+        return {
+            "selector": self.selector,
+            "fields": dict(self.fields),
+            "ignore": list(self.ignore),
+            "pages": self.pages,
+            "render": self.render,
+        }
+
+
+def add_source(account: Account, url: str, **options: Any) -> Source:
+    """Create an active watched source, due at once. Raises SourceRefused. `options`: the
+    other fields of SourceSettings."""
+    wanted = SourceSettings(url, **options).checked(account)
     now = now_ms()
     try:
         with transaction.atomic():
             source = Source.objects.create(
                 account=account,
-                url=url,
-                name=name,
-                monitoring_frequency=frequency,
+                url=wanted.url,
+                name=wanted.name,
+                monitoring_frequency=wanted.frequency,
                 status=Source.Status.ACTIVE,
                 created_at=now,
                 next_fetch_time=now,
             )
-            Watch.objects.create(
-                source=source,
-                selector=selector,
-                fields=dict(fields or {}),
-                ignore=ignore,
-                pages=pages,
-                render=render,
-            )
+            Watch.objects.create(source=source, **wanted.watch_fields())
     except IntegrityError as exc:  # added by someone else just now
-        raise SourceRefused(f"the account already watches {url}") from exc
+        raise SourceRefused(f"the account already watches {wanted.url}") from exc
     return source
+
+
+def edit_source(source: Source, wanted: SourceSettings) -> None:
+    """Change a watched source's settings (checked as when it was added); a new
+    frequency reschedules it at once. Raises SourceRefused."""
+    wanted = wanted.checked(source.account, source)
+    was_frequency = source.monitoring_frequency
+    source.url, source.name = wanted.url, wanted.name
+    source.monitoring_frequency = wanted.frequency
+    reschedule(source, was_status=source.status, was_frequency=was_frequency)
+    try:
+        with transaction.atomic():
+            source.save(update_fields=["url", "name", "monitoring_frequency", "next_fetch_time"])
+            Watch.objects.update_or_create(source=source, defaults=wanted.watch_fields())
+    except IntegrityError as exc:
+        raise SourceRefused(f"the account already watches {wanted.url}") from exc
+
+
+def reschedule(source: Source, *, was_status: str, was_frequency: int) -> None:
+    """Set `next_fetch_time` after an owner or staff changed the status or the frequency
+    (the caller saves). Resumed is due at once; paused by hand is never due; a new
+    frequency counts from the last fetch, and is due at once when that time has passed.
+    """
+    now = now_ms()
+    status = source.status
+    if status in (Source.Status.DISABLED, Source.Status.CREDIT_PAUSED):
+        source.next_fetch_time = None
+    elif status != was_status:
+        if status == Source.Status.ACTIVE:
+            source.next_fetch_time = now
+            source.consecutive_fetch_failures = 0
+        else:  # autoPaused by hand: the first probe after the shortest backoff
+            source.next_fetch_time = now + probe_delay_ms(source.consecutive_fetch_failures)
+    elif source.monitoring_frequency != was_frequency:
+        base = source.last_fetch_time or now
+        source.next_fetch_time = max(now, base + source.monitoring_frequency * 60_000)

@@ -74,7 +74,9 @@ class FiltersForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["sources"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
-        field.queryset = Source.objects.filter(account=account).order_by("name", "url")
+        field.queryset = Source.objects.filter(account=account, deleting=False).order_by(
+            "name", "url"
+        )
 
 
 class ReplayForm(forms.Form):

@@ -5,7 +5,8 @@ Its seam is these names; callers outside the package use only them:
 - `parse_fetch(obj) -> FetchDocument` validates one fetch document (docs/ingest.md), raising
   `IngestError` with every problem found;
 - `ingest_fetch(doc, account=None) -> IngestResult` writes it in one transaction;
-- `ingest(obj)` does both.
+- `ingest(obj)` does both;
+- `probe_delay_ms(failures)` is how long an `autoPaused` source waits for its next probe.
 
 Inside, one module a job: `document` (the typed document and its rules), `reconcile` (pure
 logic: stored and observed entries in, writes and updates out), `store` (the bulk SQL for
@@ -13,6 +14,14 @@ PostgreSQL and SQLite) and `service` (the transaction, the feed clock and the si
 """
 
 from history.ingest.document import FetchDocument, IngestError, parse_fetch
-from history.ingest.service import IngestResult, ingest, ingest_fetch
+from history.ingest.service import IngestResult, ingest, ingest_fetch, probe_delay_ms
 
-__all__ = ["FetchDocument", "IngestError", "IngestResult", "ingest", "ingest_fetch", "parse_fetch"]
+__all__ = [
+    "FetchDocument",
+    "IngestError",
+    "IngestResult",
+    "ingest",
+    "ingest_fetch",
+    "parse_fetch",
+    "probe_delay_ms",
+]

@@ -104,7 +104,8 @@ def locked_source(account: Account, url: str) -> tuple[Source | None, int | None
         "SELECT s.*, (SELECT c.current_state_id FROM "  # noqa: S608
         f"{changes} c WHERE c.source_id = s.id AND c.outcome = %s "
         "AND c.current_state_id IS NOT NULL ORDER BY c.at DESC, c.id DESC LIMIT 1) "
-        f"AS previous_state_id FROM {sources} s WHERE s.account_id = %s AND s.url = %s{lock}"
+        f"AS previous_state_id FROM {sources} s WHERE s.account_id = %s AND s.url = %s"
+        f" AND NOT s.deleting{lock}"
     )
     for source in Source.objects.raw(sql, [Source.Outcome.OK, account.pk, url]):
         return source, getattr(source, "previous_state_id", None)

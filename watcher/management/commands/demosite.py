@@ -36,7 +36,7 @@ class Command(BaseCommand):
             raise CommandError(f"no account {options['account']!r} (run manage.py demo first)")
         for path, name in SOURCES:
             url = base + path
-            if Source.objects.filter(account=account, url=url).exists():
+            if Source.objects.filter(account=account, url=url, deleting=False).exists():
                 continue
             try:
                 add_source(account, url, name=name, frequency=options["frequency"])
