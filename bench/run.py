@@ -57,6 +57,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "mcp_calls": 2000,
         "hooks": ["--burst", "1000", "--paced-fetches", "40"],
         "watch": ["--sources", "1000", "--tick-sources", "1000000", "--renders", "500"],
+        "pages": ["--requests", "20", "--deep", "20"],
     },
     "small": {
         "generate": ["--updates", "40000", "--accounts", "4", "--hot-entry-updates", "2000"],
@@ -67,6 +68,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "mcp_calls": 200,
         "hooks": ["--burst", "200", "--paced-fetches", "8"],
         "watch": ["--sources", "100", "--tick-sources", "20000", "--renders", "10", "--runs", "10"],
+        "pages": ["--requests", "5", "--deep", "5"],
     },
 }
 
@@ -78,6 +80,7 @@ PARSE_MS = 3.0  # parsing and validating one 1,000-entry fetch document
 EXTRACT_MS, MARKDOWN_MS, CLAIM_MS = 15.0, 15.0, 50.0
 CHANGED_PER_S, UNCHANGED_PER_S, RENDER_PER_S = 60.0, 300.0, 2.0
 S3_FACTOR = 1.5  # a snapshot read on S3 against the filesystem (issue 18)
+PAGE_MS = 100.0  # server time of an owner page (issue 14)
 
 
 class SuiteBroken(Exception):
@@ -198,6 +201,41 @@ def watch_lines(w: dict[str, Any]) -> list[str]:
             f"{rendered['rss_start_mb']:.0f} -> {rendered['rss_end_mb']:.0f} MiB) | "
             f"{rendered['pages_per_s']:.2f}/s | >= {RENDER_PER_S:g}/s | "
             f"{verdict(rendered['pages_per_s'] >= RENDER_PER_S)} |"
+        )
+    return lines
+
+
+def measure_pages(env: dict[str, str], state: dict[str, str], args: list[str]) -> dict[str, Any]:
+    """bench/pages.py: the owner pages' server time on the biggest account."""
+    out = run(
+        [
+            PYTHON,
+            str(ROOT / "bench" / "pages.py"),
+            "--account",
+            state["biggest"],
+            "--source",
+            state["hot_source"],
+            "--entry",
+            state["hot_entry"],
+            *args,
+        ],
+        env,
+        timeout=1800,
+    )
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def pages_lines(p: dict[str, Any]) -> list[str]:
+    rows = p["pages"]
+    floor = rows["floor (change-password form)"]["median_ms"]
+    lines = []
+    for name, r in rows.items():
+        target = "" if name.startswith("floor") else f"<= {PAGE_MS:g} ms"
+        ok = "" if name.startswith("floor") else verdict(r["median_ms"] <= PAGE_MS)
+        lines.append(
+            f"| owner page: {name} ({r['queries']} queries; p95 {r['p95_ms']:.1f} ms; "
+            f"{r['median_ms'] / floor:.1f}x the floor) | {r['median_ms']:.1f} ms | "
+            f"{target} | {ok} |"
         )
     return lines
 
@@ -1033,6 +1071,8 @@ def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -
         )
     if extra.get("watch"):
         lines += watch_lines(extra["watch"])
+    if extra.get("pages"):
+        lines += pages_lines(extra["pages"])
     rss = extra.get("web_rss")
     if rss:
         lines.append(f"| peak RSS, web worker (gunicorn) | {rss:.0f} MiB | | |")
@@ -1089,7 +1129,9 @@ def main() -> int:
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/6")
     )
     parser.add_argument("--regenerate", action="store_true", help="reload the data set")
-    parser.add_argument("--only", default="", help="comma list: reads,ingest,webhooks,mcp,watch")
+    parser.add_argument(
+        "--only", default="", help="comma list: reads,ingest,webhooks,mcp,watch,pages"
+    )
     parser.add_argument("--filter", default="", help="measure only URLs whose name has this")
     parser.add_argument(
         "--env",
@@ -1115,6 +1157,7 @@ def main() -> int:
         "webhooks",
         "mcp",
         "watch",
+        "pages",
     }
     VAR.mkdir(parents=True, exist_ok=True)
     meta = {
@@ -1169,6 +1212,9 @@ def main() -> int:
         if "watch" in parts:
             log("the watcher: extraction, the claim, end to end, rendering")
             extra["watch"] = measure_watch(env, size["watch"])
+        if "pages" in parts:
+            log("the owner pages: server time on the biggest account")
+            extra["pages"] = measure_pages(env, state, size["pages"])
         if "webhooks" in parts:
             log("webhook deliveries through a Celery worker")
             extra["webhooks"] = measure_webhooks(env, size["hooks"], args.concurrency, args.pool)

@@ -26,6 +26,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("", include("accounts.urls")),
     path("", include("webhooks.urls")),
+    path("", include("owners.urls")),
 ]
 
 # CSS and JS of the pages under gunicorn in development (`make run`); empty when DEBUG is

@@ -421,6 +421,7 @@ class Command(BaseCommand):
             f"({sources} sources)."
         )
         self.stdout.write(f"Owner login: {account.owner.get_username()} / {password}")
+        self.stdout.write(f"Owner pages (sources, feed, keys): {base}/sources")
         self.stdout.write(f"API key: {key}")
         self.stdout.write(f'curl -H "Authorization: Bearer {key}" {base}/v1/updates')
 

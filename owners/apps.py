@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class OwnersConfig(AppConfig):
+    name = "owners"
+    verbose_name = "Owner pages"

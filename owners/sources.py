@@ -1,0 +1,217 @@
+"""The sources pages: the list with the add form, one source, edit, pause, resume, delete.
+
+Each form posts to its own small view and redirects (POST/redirect/GET), as the webhook
+pages do. Sources are found by the API's public id, only within the signed-in owner's
+account, and never once deleted: another account's id and a deleted source answer 404.
+Every page issues a constant number of queries and pages by keyset.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db import transaction
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.decorators import owner_required
+from accounts.models import Account
+from history import ids
+from history.deletion import hide_source
+from history.models import Change, Entry, Source, Update
+from owners.forms import SourceForm
+from owners.paging import Keyset
+from watcher import tasks
+from watcher.sources import SourceRefused, add_source, edit_source, reschedule
+
+RECENT_FETCHES = 20
+QUERY_MAX = 200
+
+
+def find_source(account: Account, public_id: str) -> Source:
+    pk = ids.decode(ids.SOURCE, public_id)
+    source = (
+        Source.objects.select_related("watch", "account")
+        .filter(pk=pk, account=account, deleting=False)
+        .first()
+        if pk is not None
+        else None
+    )
+    if source is None:
+        raise Http404("No such source.")
+    return source
+
+
+def _check_soon() -> None:
+    """Run the watcher's claim now rather than at its next tick, once the commit is in."""
+    transaction.on_commit(lambda: tasks.tick.delay())
+
+
+def _list(
+    request: HttpRequest, account: Account, form: SourceForm, status: int = 200
+) -> HttpResponse:
+    page = Keyset.of(request.GET.get("cursor"), account.pk, "sources")
+    entries = (
+        Entry.objects.filter(source=OuterRef("pk"), is_stub=False)
+        .order_by()
+        .values("source")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
+    rows = Source.objects.filter(account=account, deleting=False)
+    if page.after is not None:
+        at, pk = page.after
+        rows = rows.filter(Q(created_at__lt=at) | Q(created_at=at, pk__lt=pk))
+    rows = rows.annotate(
+        entry_count=Coalesce(Subquery(entries, output_field=IntegerField()), 0)
+    ).order_by("-created_at", "-id")
+    sources, next_cursor = page.cut(list(rows[: page.size + 1]), lambda s: (s.created_at, s.pk))
+    context = {
+        "account": account,
+        "sources": sources,
+        "form": form,
+        "next_cursor": next_cursor,
+        "first_page": page.after is None,
+    }
+    return render(request, "owners/sources.html", context, status=status)
+
+
+@require_GET
+@owner_required
+def source_list(request: HttpRequest, account: Account) -> HttpResponse:
+    return _list(request, account, SourceForm())
+
+
+@require_POST
+@owner_required
+def source_add(request: HttpRequest, account: Account) -> HttpResponse:
+    form = SourceForm(request.POST)
+    if form.is_valid():
+        try:
+            wanted = form.settings()
+            source = add_source(
+                account,
+                wanted.url,
+                name=wanted.name,
+                frequency=wanted.frequency,
+                selector=wanted.selector,
+                fields=wanted.fields,
+                ignore=wanted.ignore,
+                pages=wanted.pages,
+                render=wanted.render,
+            )
+        except SourceRefused as exc:
+            form.refuse(exc)
+        else:
+            _check_soon()
+            messages.success(request, f"Watching {source.url}. Its first check starts now.")
+            return redirect("source_detail", source.public_id)
+    return _list(request, account, form, status=400)
+
+
+@require_GET
+@owner_required
+def source_detail(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
+    source = find_source(account, source_id)
+    kind = request.GET.get("kind") or None
+    query = (request.GET.get("q") or "").strip()[:QUERY_MAX]
+    page = Keyset.of(request.GET.get("cursor"), account.pk, "source", source.pk, kind, query)
+    rows = Entry.objects.filter(source=source, is_stub=False)
+    if kind:
+        rows = rows.filter(kind=kind)
+    if query:
+        rows = rows.filter(title__icontains=query)
+    if page.after is not None:
+        at, pk = page.after
+        rows = rows.filter(Q(update_time__lt=at) | Q(update_time=at, pk__lt=pk))
+    fetched = list(rows.order_by("-update_time", "-id")[: page.size + 1])
+    entries, next_cursor = page.cut(fetched, lambda e: (e.update_time, e.pk))
+    counts = (
+        Update.objects.filter(change=OuterRef("pk"))
+        .order_by()
+        .values("change")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
+    fetches = list(
+        Change.objects.filter(source=source)
+        .annotate(update_count=Coalesce(Subquery(counts, output_field=IntegerField()), 0))
+        .order_by("-at", "-id")[:RECENT_FETCHES]
+    )
+    kinds = [k["name"] for k in source.entry_kinds or [] if isinstance(k, dict) and "name" in k]
+    context: dict[str, Any] = {
+        "source": source,
+        "watch": getattr(source, "watch", None),
+        "entries": entries,
+        "next_cursor": next_cursor,
+        "first_page": page.after is None,
+        "kind": kind,
+        "kinds": kinds,
+        "q": query,
+        "fetches": fetches,
+    }
+    return render(request, "owners/source.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@owner_required
+def source_edit(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
+    source = find_source(account, source_id)
+    if request.method == "GET":
+        form = SourceForm(initial=SourceForm.initial_of(source))
+        return render(request, "owners/source_edit.html", {"source": source, "form": form})
+    form = SourceForm(request.POST)
+    if form.is_valid():
+        try:
+            edit_source(source, form.settings())
+        except SourceRefused as exc:
+            form.refuse(exc)
+        else:
+            messages.success(request, "Saved.")
+            return redirect("source_detail", source.public_id)
+    context = {"source": source, "form": form}
+    return render(request, "owners/source_edit.html", context, status=400)
+
+
+def _set_status(source: Source, status: str) -> None:
+    was_status = source.status
+    source.status = status
+    reschedule(source, was_status=was_status, was_frequency=source.monitoring_frequency)
+    source.save(update_fields=["status", "next_fetch_time", "consecutive_fetch_failures"])
+
+
+@require_POST
+@owner_required
+def source_pause(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
+    source = find_source(account, source_id)
+    _set_status(source, Source.Status.DISABLED)
+    messages.success(request, f"Paused {source}. Tidemark will not check it until you resume.")
+    return redirect("source_detail", source.public_id)
+
+
+@require_POST
+@owner_required
+def source_resume(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
+    source = find_source(account, source_id)
+    _set_status(source, Source.Status.ACTIVE)
+    _check_soon()
+    messages.success(request, f"Resumed {source}. A check starts now.")
+    return redirect("source_detail", source.public_id)
+
+
+@require_http_methods(["GET", "POST"])
+@owner_required
+def source_delete(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
+    source = find_source(account, source_id)
+    if request.method == "POST":
+        hide_source(source)
+        messages.success(request, f"Deleted {source} and its history.")
+        return redirect("sources")
+    entries = Entry.objects.filter(source=source, is_stub=False).count()
+    changes = Change.objects.filter(source=source).count()
+    context = {"source": source, "entries": entries, "changes": changes}
+    return render(request, "owners/source_delete.html", context)
