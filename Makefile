@@ -51,9 +51,9 @@ pytest: setup
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" REDIS_URL="$${REDIS_URL:-$(TEST_REDIS_URL)}" \
 		$(BIN)/pytest
 
-# The ingestion and read-API tests again on SQLite, the embedded default `make run` uses, so
-# both of the ingest store's paths (PostgreSQL's and SQLite's) are exercised.
-SQLITE_TESTS := tests/history/test_ingest_*.py tests/history/test_reconcile.py tests/api
+# The ingestion, read-API and owner-page tests again on SQLite, the embedded default `make run`
+# uses, so both of the ingest store's paths (PostgreSQL's and SQLite's) are exercised.
+SQLITE_TESTS := tests/history/test_ingest_*.py tests/history/test_reconcile.py tests/api tests/owners
 pytest-sqlite: setup
 	@mkdir -p var
 	DATABASE_URL="sqlite:///$(CURDIR)/var/tests.sqlite3" REDIS_URL="$${REDIS_URL:-$(TEST_REDIS_URL)}" \
