@@ -16,20 +16,53 @@ from accounts.keys import normalise_scopes
 from accounts.models import Account, ApiKey
 from accounts.paginators import EstimatedCountPaginator
 from accounts.revocation import revoke_keys
+from accounts.signin import AdminSignInForm
+
+# Staff sign in under the owners' throttle too (accounts/signin.py).
+admin.site.login_form = AdminSignInForm
+
+
+class CreditsFilter(admin.SimpleListFilter):
+    """Accounts by fetch credits: the ones out of credits have creditPaused sources."""
+
+    title = "credits"
+    parameter_name = "credits"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("unlimited", "Unlimited"), ("left", "Some left"), ("none", "None left")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Account]) -> QuerySet[Account]:
+        if self.value() == "unlimited":
+            return queryset.filter(credits__isnull=True)
+        if self.value() == "left":
+            return queryset.filter(credits__gt=0)
+        if self.value() == "none":
+            return queryset.filter(credits__lte=0)
+        return queryset
 
 
 @admin.register(Account)
 class AccountAdmin(admin.ModelAdmin):
-    list_display = ("slug", "name", "owner", "credits", "created_at")
+    list_display = ("slug", "name", "owner", "owner_email", "credits_left", "created_at")
     list_select_related = ("owner",)
-    list_filter = ("created_at",)
+    list_filter = (CreditsFilter, "created_at")
     search_fields = ("slug", "name", "owner__username", "owner__email")
     autocomplete_fields = ("owner",)
+    fields = ("slug", "name", "owner", "credits", "created_at")
     readonly_fields = ("created_at",)
     ordering = ("slug",)
     show_full_result_count = False
     paginator = EstimatedCountPaginator
     show_facets = admin.ShowFacets.NEVER
+
+    @admin.display(description="owner's e-mail", ordering="owner__email")
+    def owner_email(self, obj: Account) -> str:
+        """Where password resets and status e-mails go; "-" when none (nothing is sent)."""
+        return obj.owner.email or "-"
+
+    @admin.display(description="credits", ordering="credits")
+    def credits_left(self, obj: Account) -> str:
+        return "unlimited" if obj.credits is None else str(obj.credits)
 
 
 class KeyStatusFilter(admin.SimpleListFilter):

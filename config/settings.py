@@ -287,14 +287,22 @@ SIGN_IN_WINDOW_SECONDS: int = env.int("SIGN_IN_WINDOW_SECONDS", default=900)
 # Reverse proxies in front of the web processes that append the client's address to
 # X-Forwarded-For (one nginx: 1). 0 counts the connection's own address (REMOTE_ADDR).
 SIGN_IN_TRUSTED_PROXIES: int = env.int("SIGN_IN_TRUSTED_PROXIES", default=0)
+# Password-reset e-mails to one address per window (more requests are answered alike, unsent).
+PASSWORD_RESET_MAX_PER_EMAIL: int = env.int("PASSWORD_RESET_MAX_PER_EMAIL", default=3)
 if (
-    min(SIGN_IN_MAX_FAILURES_PER_USERNAME, SIGN_IN_MAX_FAILURES_PER_ADDRESS) < 1
+    min(
+        SIGN_IN_MAX_FAILURES_PER_USERNAME,
+        SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+        PASSWORD_RESET_MAX_PER_EMAIL,
+    )
+    < 1
     or SIGN_IN_WINDOW_SECONDS < 1
     or SIGN_IN_TRUSTED_PROXIES < 0
     or PASSWORD_RESET_TIMEOUT < 60
 ):
     raise ImproperlyConfigured(
-        "SIGN_IN_MAX_FAILURES_* and SIGN_IN_WINDOW_SECONDS must be at least 1, "
+        "SIGN_IN_MAX_FAILURES_*, PASSWORD_RESET_MAX_PER_EMAIL and SIGN_IN_WINDOW_SECONDS "
+        "must be at least 1, "
         "SIGN_IN_TRUSTED_PROXIES at least 0 and PASSWORD_RESET_TIMEOUT at least 60"
     )
 

@@ -8,11 +8,16 @@ count is off, and `EstimatedCountPaginator` counts at most `CAP` rows of a filte
 and reads the planner's estimate (pg_class.reltuples) for an unfiltered one. Every foreign
 key shown in a list is fetched in the same query (`list_select_related`), and foreign keys
 on forms are raw-id widgets, never a <select> of every row.
+
+Times are epoch milliseconds in the tables: lists show them as dates (`ms_column`), detail
+pages as `2023-11-14 22:13:20 UTC` (`ms_field`), never as raw numbers.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any, ClassVar
 
 from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
@@ -23,8 +28,43 @@ from history.clock import ms_to_datetime, now_ms
 from history.models import Change, Entry, FeedClock, Importance, PageState, Source, Update
 
 
-def _ms(value: int | None) -> Any:
-    return ms_to_datetime(value) if value is not None else None
+def when(ms: int | None) -> str | None:
+    """Epoch milliseconds as a UTC date-time, `2023-11-14 22:13:20 UTC`; None stays None
+    (the admin shows "-")."""
+    if ms is None:
+        return None
+    return ms_to_datetime(ms).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def ms_column(name: str, description: str) -> Callable[[admin.ModelAdmin, Model], Any]:
+    """A list column: the epoch-ms field `name` as a datetime (which the admin formats as
+    it does every date, in UTC), sortable by the field."""
+
+    @admin.display(description=description, ordering=name)
+    def show(model_admin: admin.ModelAdmin, obj: Model) -> datetime | None:
+        value = getattr(obj, name)
+        return ms_to_datetime(value) if value is not None else None
+
+    return show
+
+
+def ms_field(name: str, description: str) -> Callable[[admin.ModelAdmin, Model], str | None]:
+    """A detail page's read-only field, named `<name>_utc` by convention: the epoch-ms field
+    `name` as `2023-11-14 22:13:20 UTC`."""
+
+    @admin.display(description=description)
+    def show(model_admin: admin.ModelAdmin, obj: Model) -> str | None:
+        return when(getattr(obj, name))
+
+    return show
+
+
+def detail_fields(model: type[Model], times: Iterable[str]) -> tuple[str, ...]:
+    """The model's fields in order for a detail page, each epoch-ms field in `times`
+    replaced by its `<name>_utc` date (an `ms_field`)."""
+    dated = set(times)
+    shown = [f for f in model._meta.fields if not (f.primary_key and f.auto_created)]
+    return tuple(f"{f.name}_utc" if f.name in dated else f.name for f in shown)
 
 
 class BigTableAdmin(admin.ModelAdmin):
@@ -50,7 +90,7 @@ class ReadOnlyAdmin(BigTableAdmin):
 
 @admin.register(Source)
 class SourceAdmin(BigTableAdmin):
-    list_display = (
+    list_display: tuple[str, ...] = (
         "__str__",
         "public_id",
         "account",
@@ -61,53 +101,51 @@ class SourceAdmin(BigTableAdmin):
         "consecutive_fetch_failures",
         "created",
     )
-    list_select_related = ("account",)
-    list_filter = ("status", "last_fetch_outcome")
+    list_select_related: ClassVar[tuple[str, ...]] = ("account",)
+    list_filter: ClassVar[tuple[Any, ...]] = ("status", "last_fetch_outcome")
     search_fields = ("url", "name", "account__slug")
     raw_id_fields = ("account",)
     readonly_fields = (
         "api_id",
-        "created",
-        "last_fetch",
+        "account_credits",
+        "created_at_utc",
+        "last_fetch_time_utc",
         "last_fetch_outcome",
         "last_fetch_error_reason",
-        "last_error",
+        "last_fetch_error_time_utc",
         "consecutive_fetch_failures",
-        "next_fetch",
+        "next_fetch_time_utc",
         "entry_kinds",
     )
     fields = ("account", "url", "name", "monitoring_frequency", "status", *readonly_fields)
     ordering = ("-id",)
     actions = ("pause_sources", "resume_sources")
 
+    created = ms_column("created_at", "created")
+    last_fetch = ms_column("last_fetch_time", "last fetch")
+    created_at_utc = ms_field("created_at", "created")
+    last_fetch_time_utc = ms_field("last_fetch_time", "last fetch")
+    last_fetch_error_time_utc = ms_field("last_fetch_error_time", "last error at")
+    next_fetch_time_utc = ms_field("next_fetch_time", "next fetch")
+
     @admin.display(description="API id")
     def api_id(self, obj: Source) -> str:
         return obj.public_id if obj.pk else "(assigned on save)"
 
-    @admin.display(description="last error at")
-    def last_error(self, obj: Source) -> Any:
-        return _ms(obj.last_fetch_error_time)
-
-    @admin.display(description="next fetch", ordering="next_fetch_time")
-    def next_fetch(self, obj: Source) -> Any:
-        return _ms(obj.next_fetch_time)
+    @admin.display(description="account's credits")
+    def account_credits(self, obj: Source) -> str:
+        """Why a source may be creditPaused, without leaving the page."""
+        if obj.account_id is None:
+            return "-"
+        credits = obj.account.credits
+        return "unlimited" if credits is None else str(credits)
 
     def save_model(self, request: HttpRequest, obj: Source, form: Any, change: bool) -> None:
-        """A new source starts now; a change of status or frequency reschedules at once."""
-        now = now_ms()
+        """A new source starts now (when active); the watcher's admin reschedules changes."""
         if obj.pk is None:
-            obj.created_at = now
-        if not change or {"status", "monitoring_frequency"} & set(form.changed_data):
-            obj.next_fetch_time = now if obj.status == Source.Status.ACTIVE else None
+            obj.created_at = now_ms()
+            obj.next_fetch_time = obj.created_at if obj.status == Source.Status.ACTIVE else None
         super().save_model(request, obj, form, change)
-
-    @admin.display(description="last fetch", ordering="last_fetch_time")
-    def last_fetch(self, obj: Source) -> Any:
-        return _ms(obj.last_fetch_time)
-
-    @admin.display(description="created", ordering="created_at")
-    def created(self, obj: Source) -> Any:
-        return _ms(obj.created_at)
 
     @admin.action(description="Pause selected sources (status: disabled)", permissions=["change"])
     def pause_sources(self, request: HttpRequest, queryset: QuerySet[Source]) -> None:
@@ -145,11 +183,13 @@ class EntryAdmin(ReadOnlyAdmin):
     list_select_related = ("source", "account")
     list_filter = ("update_type", "is_stub")
     raw_id_fields = ("account", "source")
+    fields = detail_fields(Entry, ("update_time", "created_at"))
+    readonly_fields = ("update_time_utc", "created_at_utc")
     ordering = ("-id",)
 
-    @admin.display(description="update time", ordering="update_time")
-    def updated(self, obj: Entry) -> Any:
-        return _ms(obj.update_time)
+    updated = ms_column("update_time", "update time")
+    update_time_utc = ms_field("update_time", "update time")
+    created_at_utc = ms_field("created_at", "created")
 
 
 @admin.register(Change)
@@ -166,11 +206,12 @@ class ChangeAdmin(ReadOnlyAdmin):
     list_select_related = ("source", "account")
     list_filter = ("outcome",)
     raw_id_fields = ("account", "source", "current_state", "previous_state")
+    fields = detail_fields(Change, ("at",))
+    readonly_fields = ("at_utc",)
     ordering = ("-id",)
 
-    @admin.display(description="at", ordering="at")
-    def time(self, obj: Change) -> Any:
-        return _ms(obj.at)
+    time = ms_column("at", "at")
+    at_utc = ms_field("at", "at")
 
 
 class ImportanceFilter(admin.SimpleListFilter):
@@ -205,11 +246,12 @@ class UpdateAdmin(ReadOnlyAdmin):
     list_select_related = ("entry", "source", "account")
     list_filter = (ImportanceFilter, "update_type")
     raw_id_fields = ("account", "source", "entry", "change")
+    fields = detail_fields(Update, ("at",))
+    readonly_fields = ("at_utc",)
     ordering = ("-id",)
 
-    @admin.display(description="at", ordering="at")
-    def time(self, obj: Update) -> Any:
-        return _ms(obj.at)
+    time = ms_column("at", "at")
+    at_utc = ms_field("at", "at")
 
     @admin.display(description="value change")
     def values(self, obj: Update) -> str:
@@ -227,11 +269,12 @@ class UpdateAdmin(ReadOnlyAdmin):
 class PageStateAdmin(ReadOnlyAdmin):
     list_display = ("digest", "created", "markdown_name", "html_name", "screenshot_name")
     search_fields = ("=digest",)
+    fields = detail_fields(PageState, ("created_at",))
+    readonly_fields = ("created_at_utc",)
     ordering = ("-id",)
 
-    @admin.display(description="created", ordering="created_at")
-    def created(self, obj: PageState) -> Any:
-        return _ms(obj.created_at)
+    created = ms_column("created_at", "created")
+    created_at_utc = ms_field("created_at", "created")
 
 
 @admin.register(FeedClock)
@@ -239,7 +282,8 @@ class FeedClockAdmin(ReadOnlyAdmin):
     list_display = ("account", "last", "last_at")
     list_select_related = ("account",)
     raw_id_fields = ("account",)
+    fields = detail_fields(FeedClock, ("last_at",))
+    readonly_fields = ("last_at_utc",)
 
-    @admin.display(description="last at", ordering="last_at")
-    def last(self, obj: FeedClock) -> Any:
-        return _ms(obj.last_at)
+    last = ms_column("last_at", "last at")
+    last_at_utc = ms_field("last_at", "last at")

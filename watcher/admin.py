@@ -1,14 +1,18 @@
-"""The watcher in the staff admin: how each source is read, on the source's own page."""
+"""The watcher in the staff admin: how each source is read, on the source's own page and
+in the sources list, and rescheduling when staff change a source's status or frequency."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
 
 from history.admin import SourceAdmin
 from history.models import Source
 from watcher.models import Watch
-from watcher.sources import SourceRefused, check_selector, check_url
+from watcher.sources import SourceRefused, check_selector, check_url, reschedule
 
 
 class WatchForm(forms.ModelForm):
@@ -76,3 +80,33 @@ admin.site.unregister(Source)
 class WatchedSourceAdmin(SourceAdmin):
     form = WatchedSourceForm
     inlines = (WatchInline,)
+    list_display = (*SourceAdmin.list_display, "watching")
+    list_select_related = (*SourceAdmin.list_select_related, "watch")
+    list_filter = (*SourceAdmin.list_filter, ("watch__render", admin.ChoicesFieldListFilter))
+
+    @admin.display(description="watching")
+    def watching(self, obj: Source) -> str:
+        """How the watcher reads the page, in one line; "-" when only `ingest` feeds it."""
+        watch: Watch | None = getattr(obj, "watch", None)
+        if watch is None:
+            return "-"
+        parts = [f"render {watch.render}", f"{watch.pages} page{'s' if watch.pages > 1 else ''}"]
+        if watch.selector:
+            parts.append(f"items {watch.selector}")
+        if watch.fields:
+            parts.append(f"fields {', '.join(sorted(watch.fields))}")
+        if watch.ignore:
+            parts.append(f"ignoring {', '.join(watch.ignore)}")
+        text = " · ".join(parts)
+        return text if len(text) <= 120 else text[:119] + "…"
+
+    def save_model(self, request: HttpRequest, obj: Source, form: Any, change: bool) -> None:
+        """A change of status or frequency reschedules at once (`watcher.sources.reschedule`,
+        as on the owner's pages): resumed is due now, paused has no next fetch."""
+        if change and {"status", "monitoring_frequency"} & set(form.changed_data):
+            reschedule(
+                obj,
+                was_status=form.initial["status"],
+                was_frequency=form.initial["monitoring_frequency"],
+            )
+        super().save_model(request, obj, form, change)

@@ -13,7 +13,8 @@ SKIP LOCKED)` over the partial index `source_due`. SQLite (the embedded default)
 selection and a conditional UPDATE inside one write transaction, under its single writer.
 
 Credits are checked here: a source whose account has a balance of 0 or less is not
-fetched: it becomes `creditPaused` with outcome `paused`, and no Change is written.
+fetched: it becomes `creditPaused` with outcome `paused`, and no Change is written; its
+owner is e-mailed after commit (`history.notify`), whichever process ran the claim.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from accounts.models import Account
+from history import notify
 from history.clock import now_ms
 from history.models import Source
 from watcher.models import Watch
@@ -103,10 +105,14 @@ def claim(limit: int | None = None, *, now: int | None = None) -> ClaimBatch:
     now = now_ms() if now is None else now
     lease = now + settings.WATCH_LEASE_SECONDS * 1000
     limit = limit or settings.WATCH_CLAIM_BATCH
-    if connection.vendor == "postgresql":
-        with transaction.atomic():
-            return _claim_postgresql(now, lease, limit)
-    return _claim_sqlite(now, lease, limit)
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            batch = _claim_postgresql(now, lease, limit)
+        else:
+            batch = _claim_sqlite(now, lease, limit)
+        for source_id in batch.credit_paused:  # each told once: it is claimed only while due
+            notify.source_paused(source_id, Source.Status.CREDIT_PAUSED, now)
+    return batch
 
 
 def resume_credit_paused(account_id: int) -> int:

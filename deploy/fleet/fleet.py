@@ -129,6 +129,9 @@ def environment(database_url: str, redis_url: str) -> dict[str, str]:
             "AWS_ACCESS_KEY_ID": "fleet",
             "AWS_SECRET_ACCESS_KEY": "fleet-secret",
             "METRICS_TOKEN": "fleet-metrics-token",
+            # nginx appends the client's address to X-Forwarded-For: the sign-in throttle
+            # counts that address, not nginx's.
+            "SIGN_IN_TRUSTED_PROXIES": "1",
             "PROMETHEUS_MULTIPROC_DIR": str(VAR / "metrics"),
             "MCP_PORT": str(MCP),
             "APP_BASE_URL": f"http://127.0.0.1:{PORT}",

@@ -16,7 +16,7 @@ from django.db import transaction
 
 from accounts.models import Account
 from history import importance as importance_rules
-from history import pagestate
+from history import notify, pagestate
 from history.ingest import store
 from history.ingest.document import FetchDocument, IngestError, Snapshot, parse_fetch
 from history.ingest.reconcile import reconcile
@@ -153,6 +153,7 @@ def ingest_fetch(
             source.monitoring_frequency = doc.monitoring_frequency
     if doc.entry_kinds is not None:
         source.entry_kinds = [{"name": k.name, "hasPrice": k.has_price} for k in doc.entry_kinds]
+    was_status = source.status
     apply_fetch_outcome(source, doc.outcome, doc.error_reason, at, jitter_ms)
 
     unchanged = unchanged and doc.outcome == "ok"
@@ -179,6 +180,8 @@ def ingest_fetch(
         blocks=doc.blocks,
     )
     store.save_source_and_change(source, change)
+    if source.status == Source.Status.AUTO_PAUSED and was_status != source.status:
+        notify.source_paused(source.pk, source.status, at)  # e-mailed after commit
     result = IngestResult(
         account_id=account.pk,
         source_id=source.pk,

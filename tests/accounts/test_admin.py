@@ -13,7 +13,13 @@ from accounts import paginators
 from accounts.keys import mint_key
 from accounts.models import Account, ApiKey
 from history.models import Source, Update
-from tests.factories import ChangeFactory, EntryFactory, SourceFactory, UpdateFactory
+from tests.factories import (
+    AccountFactory,
+    ChangeFactory,
+    EntryFactory,
+    SourceFactory,
+    UpdateFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -207,3 +213,34 @@ def test_update_values_show_compactly(staff_client: Client, account: Account) ->
     )
     body = staff_client.get("/admin/history/update/").content.decode()
     assert "10.0 → 12.5 EUR" in body
+
+
+def test_accounts_list_their_credits_and_owners_e_mail(
+    staff_client: Client, account: Account
+) -> None:
+    AccountFactory(slug="broke", credits=0)
+    AccountFactory(slug="rich", credits=120)
+    body = staff_client.get("/admin/accounts/account/").content.decode()
+    assert '<td class="field-credits_left">unlimited</td>' in body
+    assert '<td class="field-credits_left">120</td>' in body
+    assert f'<td class="field-owner_email">{account.owner.email}</td>' in body
+    broke = staff_client.get("/admin/accounts/account/?credits=none")
+    assert [a.slug for a in broke.context["cl"].result_list] == ["broke"]
+    left = staff_client.get("/admin/accounts/account/?credits=left")
+    assert [a.slug for a in left.context["cl"].result_list] == ["rich"]
+    unlimited = staff_client.get("/admin/accounts/account/?credits=unlimited")
+    assert [a.slug for a in unlimited.context["cl"].result_list] == ["acme"]
+
+
+def test_staff_set_an_accounts_credits_on_its_page(staff_client: Client, account: Account) -> None:
+    url = f"/admin/accounts/account/{account.pk}/change/"
+    page = staff_client.get(url).content.decode()
+    assert 'name="credits"' in page
+    assert "Fetch credits left; empty means unlimited" in page
+    response = staff_client.post(
+        url,
+        {"slug": account.slug, "name": account.name, "owner": account.owner_id, "credits": "40"},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    account.refresh_from_db()
+    assert account.credits == 40

@@ -20,12 +20,12 @@ def test_the_login_page_renders_our_template(client: Client) -> None:
     assert 'name="csrfmiddlewaretoken"' in body
 
 
-def test_it_signs_an_owner_in_and_lands_on_connect_agent(client: Client, account: Account) -> None:
+def test_it_signs_an_owner_in_and_lands_on_their_sources(client: Client, account: Account) -> None:
     response = client.post(
         "/login/", {"username": account.owner.username, "password": PASSWORD}, follow=True
     )
-    assert response.redirect_chain[-1] == ("/connect-agent", 302)
-    assert "Connect agent" in response.content.decode()
+    assert response.redirect_chain[-1] == ("/sources", 302)
+    assert "<h1>Sources</h1>" in response.content.decode()
 
 
 def test_a_wrong_password_is_refused_with_a_message(client: Client, account: Account) -> None:
@@ -35,11 +35,11 @@ def test_a_wrong_password_is_refused_with_a_message(client: Client, account: Acc
     assert "_auth_user_id" not in client.session
 
 
-def test_the_root_sends_people_to_their_keys(client: Client) -> None:
+def test_the_root_sends_people_to_their_sources(client: Client) -> None:
     response = client.get("/", follow=True)
     assert [url for url, _ in response.redirect_chain] == [
-        "/connect-agent",
-        "/login/?next=/connect-agent",
+        "/sources",
+        "/login/?next=/sources",
     ]
 
 
@@ -74,7 +74,8 @@ def test_password_change(client: Client, account: Account) -> None:
 def test_the_nav_links_every_owner_page(client: Client, account: Account) -> None:
     client.force_login(account.owner)
     body = client.get("/connect-agent").content.decode()
-    for href in ('href="/connect-agent"', 'href="/webhooks"', 'href="/password/change/"'):
+    hrefs = ("/sources", "/feed", "/connect-agent", "/webhooks", "/password/change/")
+    for href in (f'href="{h}"' for h in hrefs):
         assert href in body
     assert 'action="/logout/"' in body
     assert 'aria-current="page"' in body

@@ -19,7 +19,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="account slug (letters, digits, - and _)")
         parser.add_argument("--name", default="", help="display name")
-        parser.add_argument("--owner-email", default="", help="the owner's email (also login)")
+        parser.add_argument(
+            "--owner-email",
+            default="",
+            help="the owner's e-mail: where password resets and pause e-mails go, and also the "
+            "owner's sign-in username (without it, the username is the slug)",
+        )
         parser.add_argument(
             "--owner-password",
             default=None,
