@@ -6,6 +6,8 @@ serves them; ordering and keyset pagination use `(time, id)`.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from django.db import models
 from django.db.models import Q
 
@@ -239,4 +241,5 @@ class FeedClock(models.Model):
     last_at = models.BigIntegerField(default=0)
 
     def __str__(self) -> str:
-        return f"clock of account {self.account_id} at {self.last_at}"
+        at = datetime.fromtimestamp(self.last_at / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
+        return f"clock of account {self.account_id} at {at} UTC"

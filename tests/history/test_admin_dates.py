@@ -98,3 +98,9 @@ def test_the_lists_still_show_dates(staff: Client, account: Account) -> None:
     assert "Nov. 14, 2023, 10:13 p.m.</td>" in body
     assert '<td class="field-last_fetch">-</td>' in body
     assert str(MS) not in body
+
+
+def test_a_feed_clock_names_its_time_as_a_date() -> None:
+    assert str(FeedClock(account_id=7, last_at=1_700_000_000_000)) == (
+        "clock of account 7 at 2023-11-14 22:13:20 UTC"
+    )
