@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,3 +47,17 @@ def test_output() -> Path:
     """A folder under test-output/ for screenshots and other artefacts of a run."""
     TEST_OUTPUT.mkdir(parents=True, exist_ok=True)
     return TEST_OUTPUT
+
+
+@pytest.fixture
+def tmp_storage(settings: Any, tmp_path: Path) -> Path:
+    """Point the default storage at a temporary folder (blobs written by ingestion)."""
+    location = tmp_path / "storage"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(location)},
+        },
+    }
+    return location

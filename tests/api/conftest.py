@@ -36,16 +36,9 @@ KEYED_ENDPOINTS = [
 
 
 @pytest.fixture(autouse=True)
-def blob_storage(settings: Any, tmp_path: Path) -> Path:
+def blob_storage(tmp_storage: Path) -> Path:
     """Default storage in a temp dir, so snapshot bytes never touch var/."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "default": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "storage")},
-        },
-    }
-    return tmp_path / "storage"
+    return tmp_storage
 
 
 @pytest.fixture(autouse=True)

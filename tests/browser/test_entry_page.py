@@ -70,16 +70,9 @@ def _owner(slug: str) -> Account:
 
 
 @pytest.fixture
-def storage(settings: Any, tmp_path: Path) -> Path:
-    location = tmp_path / "storage"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "default": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(location)},
-        },
-    }
-    return location
+def storage(tmp_storage: Path) -> Path:
+    """Blobs written by ingestion go to a throwaway folder."""
+    return tmp_storage
 
 
 def _history(account: Account) -> Entry:

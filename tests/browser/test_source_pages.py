@@ -36,16 +36,9 @@ def _listing(prices: dict[str, str]) -> str:
 
 
 @pytest.fixture
-def shop(settings: Any, tmp_path: Path) -> Iterator[Site]:
+def shop(settings: Any, tmp_storage: Path) -> Iterator[Site]:
     settings.FETCH_ALLOW_LOOPBACK = True
     settings.FETCH_HOST_GAP_MS = 0
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "default": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "storage")},
-        },
-    }
     site = Site()
     yield site
     site.close()

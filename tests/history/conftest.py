@@ -2,24 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
-
-import pytest
-
-
-@pytest.fixture
-def tmp_storage(settings: Any, tmp_path: Path) -> Path:
-    """Point the default storage at a temporary folder (blobs written by ingestion)."""
-    location = tmp_path / "storage"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "default": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(location)},
-        },
-    }
-    return location
 
 
 def fetch_doc(account: str, entries: list[dict[str, Any]] | None = None, **extra: Any) -> dict:

@@ -32,17 +32,9 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 
 
 @pytest.fixture(autouse=True)
-def storage(settings: Any, tmp_path: Path) -> Path:
+def storage(tmp_storage: Path) -> Path:
     """Blobs written by ingestion go to a throwaway folder."""
-    location = tmp_path / "storage"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "default": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(location)},
-        },
-    }
-    return location
+    return tmp_storage
 
 
 @pytest.fixture

@@ -40,15 +40,8 @@ def make_site(fetch_settings: Any) -> Iterator[Callable[[str], Site]]:
 
 
 @pytest.fixture(autouse=True)
-def _tmp_storage(settings: Any, tmp_path: Any) -> None:
+def _tmp_storage(tmp_storage: Any) -> None:
     """Snapshots written by these tests go to a temporary folder."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "default": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "storage")},
-        },
-    }
 
 
 @pytest.fixture(autouse=True)
