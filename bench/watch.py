@@ -7,21 +7,24 @@ removed again: the claim measurement runs in a transaction that is rolled back, 
 end-to-end account is deleted at the end.
 
 - extraction: a 100-item listing page of about 300 KB, `extract` and `markdown()` medians,
-  against the floor of parsing it with lxml alone;
+  against the floor of parsing it with lxml alone (and `extract`'s median CPU time, which
+  other work on the machine disturbs less than the clock);
 - claim: `schedule.claim(1000)` over `--tick-sources` due watched sources (PostgreSQL);
 - end to end: `--sources` watched sources of `--items` items each, spread over 200 loopback
   hosts (127.0.0.2, 127.0.0.3, …) so that politeness per host is not what is measured,
   checked by a real Celery worker: once to seed, once with every page changed a little, once
   unchanged; the floor is plain GETs of the same pages with as many threads as the worker
-  has processes;
-- rendering: `--renders` pages of a script-built listing in one browser, pages/s and the
-  browser's memory at the start and the end.
+  has processes; and the worker's CPU time per check in each round;
+- rendering: `--renders` pages of a script-built listing in one browser, pages/s, the
+  browser's CPU time per page (all its processes, the renderers that exited included) and
+  its memory at the start and the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import os
@@ -60,13 +63,49 @@ HOSTS = 200
 WORKER_PROCESSES = 4
 
 
-def median_ms(fn: Any, runs: int) -> float:
+def median_ms(fn: Any, runs: int, clock: Any = time.perf_counter) -> float:
     samples = []
     for _ in range(runs):
-        started = time.perf_counter()
+        started = clock()
         fn()
-        samples.append((time.perf_counter() - started) * 1000)
+        samples.append((clock() - started) * 1000)
     return statistics.median(samples)
+
+
+def _descendants(pid: int) -> list[int]:
+    found, stack = [], [pid]
+    while stack:
+        p = stack.pop()
+        found.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                stack += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A process's own CPU time (user and system), 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class _TreeCPU:
+    """The CPU time of a process tree's processes, each as last seen: sample often enough
+    and the short-lived ones (a renderer per page) are counted too."""
+
+    def __init__(self, pid: int, include_root: bool = True) -> None:
+        self.pid = pid
+        self.include_root = include_root
+        self.seen: dict[int, float] = {}
+
+    def sample(self) -> float:
+        for p in _descendants(self.pid):
+            if p != self.pid or self.include_root:
+                self.seen[p] = max(self.seen.get(p, 0.0), _cpu_seconds(p))
+        return sum(self.seen.values())
 
 
 # --- Pages -------------------------------------------------------------------------------
@@ -162,6 +201,7 @@ def measure_extraction(runs: int) -> dict[str, float]:
         "bytes": len(body),
         "items": found,
         "extract_ms": median_ms(extract_once, runs),
+        "extract_cpu_ms": median_ms(extract_once, runs, time.process_time),
         "markdown_ms": statistics.median(spent),
         "floor_parse_ms": median_ms(lambda: lxml.html.fromstring(body), runs),
     }
@@ -322,7 +362,7 @@ def _round(account: Account, expected_changes: int, timeout: float) -> float:
     return time.perf_counter() - started
 
 
-def measure_end_to_end(sources: int, items: int) -> dict[str, float]:
+def measure_end_to_end(sources: int, items: int) -> dict[str, Any]:
     sites = Sites(HOSTS)
     account = _account("bench-watch")
     now = now_ms()
@@ -338,12 +378,21 @@ def measure_end_to_end(sources: int, items: int) -> dict[str, float]:
         sites.pages[f"/list/{i}"] = listing(items, 0, seed=i, long=False)
     env = dict(os.environ)
     proc = _worker(env)
+    worker = _TreeCPU(proc.pid)
+    cpu_ms: dict[str, float] = {}
+
+    def timed(name: str, expected: int) -> float:
+        before = worker.sample()
+        spent = _round(account, expected, 600)
+        cpu_ms[name] = (worker.sample() - before) * 1000 / sources
+        return spent
+
     try:
-        seed = _round(account, sources, 600)
+        seed = timed("seed", sources)
         for i in range(sources):  # every page changed a little: one price moves
             sites.pages[f"/list/{i}"] = listing(items, 1, seed=i, long=False)
-        changed = _round(account, 2 * sources, 600)
-        unchanged = _round(account, 3 * sources, 600)
+        changed = timed("changed", 2 * sources)
+        unchanged = timed("unchanged", 3 * sources)
     finally:
         proc.terminate()
         proc.wait(30)
@@ -369,6 +418,7 @@ def measure_end_to_end(sources: int, items: int) -> dict[str, float]:
         "unchanged_per_s": sources / unchanged,
         "floor_get_per_s": sources / floor,
         "changes_written": updates,
+        "worker_cpu_ms_per_check": cpu_ms,
     }
 
 
@@ -404,15 +454,20 @@ def measure_render(pages: int) -> dict[str, float]:
     for _ in range(3):
         render.render(url)
     rss_start = _tree_rss_mb(os.getpid())
+    browser = _TreeCPU(os.getpid(), include_root=False)
+    browser_before = browser.sample()
     started = time.perf_counter()
     for _ in range(pages):
         render.render(url)
+        browser.sample()
     spent = time.perf_counter() - started
+    browser_ms = (browser.sample() - browser_before) * 1000 / pages
     rss_end = _tree_rss_mb(os.getpid())
     render.shutdown()
     return {
         "pages": pages,
         "pages_per_s": pages / spent,
+        "browser_cpu_ms_per_page": browser_ms,
         "rss_start_mb": rss_start,
         "rss_end_mb": rss_end,
         "pages_per_browser": settings.RENDER_PAGES_PER_BROWSER,

@@ -12,6 +12,7 @@ extracting again: `ok` with no updates, or `broken` with the same reason.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import random
 import time
@@ -20,15 +21,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Model
 from django.db.models.functions import Greatest
 
 from accounts.models import Account
 from config import metrics
 from history.clock import now_ms
 from history.ingest import IngestError, ingest_fetch, parse_fetch
-from history.models import Entry, Source
+from history.models import Entry, Source, UpdateType
 from watcher import fetch, politeness, render, robots
 from watcher.extract import Extraction, Page, extract
 from watcher.models import Watch
@@ -223,10 +224,13 @@ def observe(source: Source, watch: Watch, *, can_render: bool = True) -> Observa
     if mime:
         return Observation("broken", f"the page is {mime}, which Tidemark cannot read.")
 
-    pages = [Page.parse(first.body, first.url, first.content_type)]
     digest = hashlib.sha256(first.body)
-    extractions = [_extract(pages[0], watch)]
     limit = min(max(1, watch.pages), settings.FETCH_MAX_PAGES)
+    if limit == 1 and repeatable and digest.hexdigest() == watch.body_hash:
+        obs.body_hash = watch.body_hash
+        return _repeat(source, obs)  # the same bytes: not even parsed
+    pages = [Page.parse(first.body, first.url, first.content_type)]
+    extractions = [_extract(pages[0], watch)]
     seen = {source.url, first.url}
     while len(pages) < limit and extractions[-1].entries:
         next_url = pages[-1].next_page_url()
@@ -296,6 +300,22 @@ def _credits_cost(obs: Observation) -> int:
     return settings.FETCH_CREDITS_RENDERED if obs.rendered else settings.FETCH_CREDITS_STATIC
 
 
+def _watch_state(watch: Watch, obs: Observation) -> dict[str, Any] | None:
+    """The watch's fields this check changes (validators, body hash, rendered), or None when
+    it changes none: a failed fetch, an unsaved watch, or an unchanged page."""
+    if obs.outcome == "failed" or watch._state.adding:
+        return None
+    state = {
+        "etag": obs.etag[:500],
+        "last_modified": obs.last_modified[:100],
+        "body_hash": obs.body_hash,
+        "rendered": obs.rendered and watch.render == Watch.Render.AUTO,
+    }
+    if all(getattr(watch, name) == value for name, value in state.items()):
+        return None
+    return state
+
+
 def record(source: Source, watch: Watch, obs: Observation) -> CheckResult:
     """Ingest what one check observed, update the watch's state and spend credits: one
     transaction."""
@@ -307,21 +327,26 @@ def record(source: Source, watch: Watch, obs: Observation) -> CheckResult:
         # a broken read rather than lost.
         obs = Observation("broken", f"the page's items could not be recorded ({exc}).")
         doc = parse_fetch(_document(source, obs))
-    with transaction.atomic():
+    state = _watch_state(watch, obs)
+    spends = source.account.credits is not None
+    jitter = _jitter_ms(source)
+    if state is None and not spends:
+        # Nothing to write beside the fetch (an unchanged page of an account without a
+        # credit balance): ingestion's own transaction, no savepoint inside another.
         result = ingest_fetch(
-            doc, account=source.account, unchanged=obs.unchanged, jitter_ms=_jitter_ms(source)
+            doc, account=source.account, unchanged=obs.unchanged, jitter_ms=jitter
         )
-        if obs.outcome != "failed":
-            Watch.objects.filter(pk=watch.pk).update(
-                etag=obs.etag[:500],
-                last_modified=obs.last_modified[:100],
-                body_hash=obs.body_hash,
-                rendered=obs.rendered and watch.render == Watch.Render.AUTO,
+    else:
+        with transaction.atomic():
+            result = ingest_fetch(
+                doc, account=source.account, unchanged=obs.unchanged, jitter_ms=jitter
             )
-        if source.account.credits is not None:
-            Account.objects.filter(pk=source.account_id).update(
-                credits=Greatest(F("credits") - _credits_cost(obs), 0)
-            )
+            if state is not None:
+                Watch.objects.filter(pk=watch.pk).update(**state)
+            if spends:
+                Account.objects.filter(pk=source.account_id).update(
+                    credits=Greatest(F("credits") - _credits_cost(obs), 0)
+                )
     entries = len(obs.extraction.entries) if obs.extraction is not None else 0
     if obs.unchanged and obs.outcome == "ok":
         return CheckResult("ok", None, None, result.updates, source.pk)
@@ -332,22 +357,94 @@ def load(source_id: int) -> tuple[Source, Watch] | None:
     source = Source.objects.select_related("account", "watch").filter(pk=source_id).first()
     if source is None:
         return None
+    return source, _watch_of(source)
+
+
+def _watch_of(source: Source) -> Watch:
     # A source that only ever came through `ingest`, fetched by an operator: the defaults,
     # unsaved, so that it does not become watched.
-    watch = getattr(source, "watch", None) or Watch(source=source)
-    return source, watch
+    return getattr(source, "watch", None) or Watch(source=source)
+
+
+def _new_lease(lease: int) -> int:
+    new_lease = now_ms() + settings.WATCH_LEASE_SECONDS * 1000
+    return new_lease + 1 if new_lease == lease else new_lease
 
 
 def renew_lease(source_id: int, lease: int) -> int | None:
     """Take over a claim: the new lease, or None when the claim is stale (the source was
     claimed again after this claim expired, or its schedule changed)."""
-    new_lease = now_ms() + settings.WATCH_LEASE_SECONDS * 1000
-    if new_lease == lease:
-        new_lease += 1
+    new_lease = _new_lease(lease)
     taken = Source.objects.filter(pk=source_id, next_fetch_time=lease).update(
         next_fetch_time=new_lease
     )
     return new_lease if taken else None
+
+
+def _converted(model: type[Model], values: Any) -> list[Any]:
+    """A raw row's values as the ORM reads them (JSON decoded, and so on)."""
+    out = []
+    for field, value in zip(model._meta.concrete_fields, values, strict=True):
+        col = field.get_col(model._meta.db_table)
+        for converter in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
+            value = converter(value, col, connection)
+        out.append(value)
+    return out
+
+
+@functools.cache
+def _take_sql() -> tuple[str, str]:
+    """`_take`'s statements: with a claim to renew, and without."""
+    q = connection.ops.quote_name
+    columns = ", ".join(
+        f"{alias}.{q(f.column)}"
+        for model, alias in ((Source, "s"), (Account, "a"), (Watch, "w"))
+        for f in model._meta.concrete_fields
+    )
+    entries, sources = q(Entry._meta.db_table), q(Source._meta.db_table)
+    select = (
+        f"SELECT {columns}, (SELECT count(*) FROM {entries} e WHERE e.source_id = s.id "  # noqa: S608
+        "AND NOT e.is_stub AND e.update_type <> %s) "
+        f"FROM {{}} s JOIN {q(Account._meta.db_table)} a ON a.id = s.account_id "
+        f"LEFT JOIN {q(Watch._meta.db_table)} w ON w.source_id = s.id"
+    )
+    renew = (
+        f"WITH renewed AS (UPDATE {sources} SET next_fetch_time = %s "  # noqa: S608
+        "WHERE id = %s AND next_fetch_time = %s RETURNING *) " + select.format("renewed")
+    )
+    return renew, select.format(sources) + " WHERE s.id = %s"
+
+
+def _take(source_id: int, lease: int | None) -> tuple[Source, Watch, int, int | None] | None:
+    """PostgreSQL, one statement for what `renew_lease` and `load` do in two, with the
+    source's live entries counted (an unchanged check's `line` needs them): the source, its
+    watch, that count and the new lease; None when the source is gone or the claim stale.
+    An unchanged check is otherwise a handful of statements: this saves a third of them."""
+    renew, select = _take_sql()
+    new_lease = _new_lease(lease) if lease is not None else None
+    with connection.cursor() as cursor:
+        if lease is None:
+            cursor.execute(select, [UpdateType.REMOVED, source_id])
+        else:
+            cursor.execute(renew, [new_lease, source_id, lease, UpdateType.REMOVED])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values, at = {}, 0
+    for model in (Source, Account, Watch):
+        count = len(model._meta.concrete_fields)
+        values[model] = row[at : at + count]
+        at += count
+    db = connection.alias
+    source = Source.from_db(db, _attnames(Source), _converted(Source, values[Source]))
+    source.account = Account.from_db(db, _attnames(Account), _converted(Account, values[Account]))
+    if values[Watch][0] is not None:  # the watch's primary key: it has one
+        source.watch = Watch.from_db(db, _attnames(Watch), _converted(Watch, values[Watch]))
+    return source, _watch_of(source), int(row[at]), new_lease
+
+
+def _attnames(model: type[Model]) -> list[str]:
+    return [f.attname for f in model._meta.concrete_fields]
 
 
 def check(
@@ -356,14 +453,21 @@ def check(
     """Fetch one source now and record the outcome. With `lease` (a claim), nothing happens
     when the claim is stale. Raises NeedsRender (before any write) when the page needs the
     browser and this process does not render."""
-    if lease is not None:
-        lease = renew_lease(source_id, lease)
-        if lease is None:
+    live: int | None = None
+    if connection.vendor == "postgresql":
+        taken = _take(source_id, lease)
+        if taken is None:
             return None
-    loaded = load(source_id)
-    if loaded is None:
-        return None
-    source, watch = loaded
+        source, watch, live, lease = taken
+    else:
+        if lease is not None:
+            lease = renew_lease(source_id, lease)
+            if lease is None:
+                return None
+        loaded = load(source_id)
+        if loaded is None:
+            return None
+        source, watch = loaded
     started = time.perf_counter()
     try:
         obs = observe(source, watch, can_render=can_render)
@@ -371,6 +475,8 @@ def check(
         exc.lease = lease
         raise
     result = record(source, watch, obs)
+    if result.entries is None and result.outcome == "ok":
+        result.entries = live  # unchanged: the entries it had (None: counted if asked)
     metrics.FETCHES.labels(result.outcome).inc()
     metrics.FETCH_SECONDS.observe(time.perf_counter() - started)
     return result

@@ -13,6 +13,7 @@ Failures raise `FetchFailed` with one human-readable sentence: the fetch's `fail
 
 from __future__ import annotations
 
+import contextlib
 import ssl
 import threading
 import time
@@ -167,6 +168,18 @@ def _read_body(response: httpx.Response, limit: int, deadline: float) -> bytes:
     return b"".join(chunks)
 
 
+_DRAIN_BYTES = 65_536
+
+
+def _drain(response: httpx.Response, deadline: float) -> None:
+    """Read the short body of an answer that is not the page (a 304, a redirect, an error)
+    to its end, so that its connection is kept for the next request: a response closed
+    unread closes its connection. A longer body is left, and the connection with it; an
+    error reading it is no error of the fetch (the answer is already known)."""
+    with contextlib.suppress(FetchFailed, httpx.HTTPError, OSError):
+        _read_body(response, _DRAIN_BYTES, deadline)
+
+
 def _failure(exc: Exception, url: str) -> FetchFailed:
     host = urlsplit(url).hostname or url
     if isinstance(exc, netguard.UnsafeURL):
@@ -215,11 +228,14 @@ def get(
             with client().stream("GET", current, headers=headers, timeout=timeout) as response:
                 status = response.status_code
                 if status in _REDIRECTS and "location" in response.headers:
+                    _drain(response, deadline)
                     current = urljoin(current, response.headers["location"])
                     continue
                 if status == 304:
+                    _drain(response, deadline)  # (a 304 has no body: only its end is read)
                     return Fetched(current, 304, None, b"", etag, last_modified)
                 if status >= 400:
+                    _drain(response, deadline)
                     phrase = response.reason_phrase or ""
                     raise FetchFailed(
                         f"the server answered {status} {phrase}".rstrip() + ".", status

@@ -116,3 +116,43 @@ def test_the_browser_is_restarted_after_a_number_of_pages(site: Site, settings: 
     assert render._browser.browser is first
     render.render(site.url("/p"))
     assert render._browser.browser is not first
+
+
+# A page that remembers a visit in every store a browser keeps, and shows what it found.
+REMEMBER = """<!doctype html><html><body><div id="root"></div><script>
+const seen = [document.cookie, localStorage.getItem("visit"), sessionStorage.getItem("visit")];
+document.cookie = "visit=1; path=/"; localStorage.setItem("visit", "1");
+sessionStorage.setItem("visit", "1");
+document.getElementById("root").textContent = "seen:" + seen.filter(Boolean).join(",") + ".";
+</script></body></html>"""
+
+
+def test_every_page_gets_a_context_of_its_own(site: Site) -> None:
+    """The next page's context is opened while this one loads: it is still a fresh one,
+    with nothing the previous page stored."""
+    site.page("/remember", REMEMBER)
+    for _ in range(3):
+        rendered = render.render(site.url("/remember"))
+        assert "seen:." in rendered.html
+
+
+FONTS = """<!doctype html><html><head><style>
+@font-face { font-family: Brand; src: url(/brand.woff2) format("woff2"); }
+body { font-family: Brand, sans-serif; }</style></head><body>
+<video src="/intro.mp4" autoplay muted></video><div id="root"></div><script>
+document.getElementById("root").innerHTML = ["A", "B", "C"].map((x) =>
+  `<div class="card"><h3><a href="/item/${x}">Item ${x}</a></h3><p>$1${x.charCodeAt(0)}</p></div>`
+).join("");
+</script></body></html>"""
+
+
+def test_fonts_and_media_are_not_loaded(site: Site) -> None:
+    site.page("/fonts", FONTS)
+    site.page("/brand.woff2", b"wOF2", content_type="font/woff2")
+    site.page("/intro.mp4", b"\x00\x00\x00\x18ftyp", content_type="video/mp4")
+    rendered = render.render(site.url("/fonts"))
+    assert 'href="/item/C"' in rendered.html
+    assert rendered.screenshot.startswith(b"\x89PNG")
+    assert site.hits("/brand.woff2") == 0
+    assert site.hits("/intro.mp4") == 0
+    assert rendered.blocked == []  # not refused as unsafe: only not needed

@@ -20,12 +20,14 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import lxml.html
+from lxml import etree
 
 from watcher.extract.items import Item
+from watcher.extract.tree import new_element, text_of
 from watcher.extract.values import (
     Locale,
     absolute,
@@ -81,6 +83,24 @@ _TITLE_CLASS = re.compile(
     r"title|name|heading|headline|titel|titre|titolo|titulo|nome|nombre|naam|namn",
     re.IGNORECASE,
 )
+
+
+def _attribute_test(pattern: re.Pattern[str]) -> Callable[[str | None], bool]:
+    """Whether `pattern` occurs in an attribute's value (a class, a style): a listing
+    repeats its values a hundred times, so each is searched once."""
+
+    @lru_cache(maxsize=4096)
+    def test(value: str | None) -> bool:
+        return pattern.search(value) is not None if value else False
+
+    return test
+
+
+_old_price_class = _attribute_test(_OLD_PRICE)
+_title_class = _attribute_test(_TITLE_CLASS)
+_promo_class = _attribute_test(_PROMO_MEMBER)
+_noise_label = _attribute_test(_NOISE_WORDS)
+
 # Calls to action: a link with such a text, or to such an address, is not the item's own.
 _CTA = re.compile(
     r"^(add to (cart|bag|basket|wish ?list)|buy( now)?|view|details|more|read more|"
@@ -104,7 +124,7 @@ _CTA_HREF = re.compile(
 
 
 def _cta(a: Any) -> bool:
-    return bool(_CTA.match(clean(a.text_content())) or _CTA_HREF.search(a.get("href") or ""))
+    return bool(_CTA.match(clean(text_of(a))) or _CTA_HREF.search(a.get("href") or ""))
 
 
 # Generated class names (CSS-in-JS, CSS modules): a known prefix, or digits in the name.
@@ -271,120 +291,175 @@ def _sig_of(tag: str, classes: str) -> str:
     return f"{tag}.{chosen}" if chosen else str(tag)
 
 
+@lru_cache(maxsize=16384)
+def _class_info(tag: str, classes: str) -> tuple[str, bool]:
+    """The signature, and whether the class names a current price: one look-up each."""
+    return _sig_of(tag, classes), bool(classes) and _price_label_of(classes)
+
+
 def _noisy(el: Any) -> bool:
     if el.tag in _NOISE_TAGS or (el.get("role") or "") in _NOISE_ROLES:
         return True
     label = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return bool(label.strip()) and bool(_NOISE_WORDS.search(label))
+    return bool(label.strip()) and _noise_label(label)
 
 
 _PRICE_TEXT = 120  # a text this long is prose, whatever amounts it mentions
+_DIGIT = re.compile(r"\d")
 _SHIFT = 24  # each statistic is a 24-bit field of one int, so a subtree sums in one add
 _MASK = (1 << _SHIFT) - 1
 _ONE = [1 << (_SHIFT * i) for i in range(6)]
+_COUNTED = {"img": _ONE[_IMAGES], **dict.fromkeys(_HEADINGS, _ONE[_HEADS])}  # and links
 # Never read: scripts and the like, and the site's own chrome (its navigation, sidebars, and
 # the page-level header and footer, not an article's): a menu is never the listing, and a
-# mega menu can be a third of a page's elements.
-_SKIP_XPATH = "|".join(f"//{tag}" for tag in sorted(_SKIP_TAGS)) + (
-    "|//nav|//aside"  # (role=navigation: pushed down when scored; an attribute scan costs)
-    "|//header[not(ancestor::main or ancestor::article or ancestor::section or ancestor::li"
-    " or ancestor::td or ancestor::*[@role='main'])]"
-    "|//footer[not(ancestor::main or ancestor::article or ancestor::section or ancestor::li"
-    " or ancestor::td or ancestor::*[@role='main'])]"
-)
+# mega menu can be a third of a page's elements. (role=navigation is pushed down when
+# scored: an attribute read on every element costs.)
+_UNREAD = _SKIP_TAGS | {"nav", "aside"}
+_CHROME = frozenset({"header", "footer"})
+_CONTENT = frozenset({"main", "article", "section", "li", "td"})
+_NOT_MEMBERS = frozenset({"html", "body", "head", "tbody", "thead"})
+# The few elements with an itemprop or a test id are found by XPath, in C: the rest need
+# only their class read.
+_MARKED = etree.XPath("//@itemprop|//@data-testid|//@data-test")
+GroupKey = tuple[str, str, str, int]
+
+
+def _page_chrome(el: Any) -> bool:
+    """A `<header>` or `<footer>` of the page, not of an article, a section or an item."""
+    return not any(
+        node.tag in _CONTENT or node.get("role") == "main" for node in el.iterancestors()
+    )
+
+
+def _unread(el: Any, tag: str) -> bool:
+    return tag in _UNREAD or (tag in _CHROME and _page_chrome(el))
 
 
 class _Stats:
-    """One bottom-up pass: every element's subtree statistics (text length, links, images,
-    headings, price-looking texts, long links), packed into one int per element."""
+    """One walk of the tree, top down and summed bottom up, leaving out what is never read:
+
+    - every element's subtree statistics (text length, links, images, headings,
+      price-looking texts, long links), packed into one int per element (`packed`, which
+      also says which elements were read);
+    - the elements named as a current price, in document order (`priced`; `priced_in`
+      gives a block's);
+    - the groups: elements by path signature and depth (`groups`), in document order;
+    - the elements with six children or more (`wide`), where runs of siblings may be items.
+    """
 
     def __init__(self, root: Any) -> None:
-        # lxml hands out one proxy per element while a reference to it lives, so ids are
-        # stable only while the proxies are kept: hence the lists.
-        unread = [el for top in root.xpath(_SKIP_XPATH) for el in top.iter()]
-        skipped = {id(el) for el in unread}
-        self.elements: list[Any] = []
-        self.sigs: dict[int, str] = {}
-        self.priced: set[int] = set()
-        # The few elements with an itemprop or a test id are found by XPath, in C: the rest
-        # need only their class read.
-        marked = root.xpath("//*[@itemprop or @data-testid or @data-test]")
-        special = {id(el) for el in marked}
-        elements, sigs, priced = self.elements, self.sigs, self.priced
-        for el in root.iter():
-            tag = el.tag
-            key = id(el)
-            if key in skipped or not isinstance(tag, str):
-                continue
-            elements.append(el)
-            classes = el.get("class") or ""
-            sigs[key] = _sig_of(tag, classes)
-            if key in special:
+        # Keyed by element: lxml hands out one proxy per element while a reference to it
+        # lives, and these keep them.
+        self.root = root
+        self.packed: dict[Any, int] = {}
+        self.priced: list[Any] = []
+        self._priced_under: dict[Any, list[Any]] | None = None
+        self.groups: dict[GroupKey, list[Any]] = defaultdict(list)
+        self.wide: list[Any] = []
+        tag = root.tag
+        if not isinstance(tag, str) or _unread(root, tag):
+            return
+        parent = root.getparent()
+        grand = parent.getparent() if parent is not None else None
+        psig = _sig(parent) if parent is not None else ""
+        gsig = _sig(grand) if grand is not None else ""
+        marked = {attribute.getparent() for attribute in _MARKED(root)}
+        self._walk(root, tag, 0 if parent is None else 1, psig, gsig, marked)
+        if parent is None:  # an element without a parent is in no group
+            self.groups.pop((_sig(root), psig, gsig, 0), None)
+
+    def _walk(self, root: Any, tag: str, depth: int, psig: str, gsig: str, marked: Any) -> None:
+        """The walk runs once for each element of a page: every operation in it counts."""
+        packed, priced, groups, wide = self.packed, self.priced, self.groups, self.wide
+        one_price, one_link, one_long = _ONE[_PRICES], _ONE[_LINKS], _ONE[_LONG_LINKS]
+        counted, info_of = _COUNTED, _class_info
+        money: dict[str, int] = {}  # a listing repeats its short texts ("Add to cart")
+        has_digit = _DIGIT.search
+
+        def money_text(text: str) -> int:
+            """A price's worth (`one_price`) for a text that reads as an amount of money."""
+            return one_price if has_digit(text) and has_currency(text) else 0
+
+        def walk(el: Any, tag: str, depth: int, psig: str, gsig: str) -> int:
+            # Recursion is bounded: libxml2 nests an HTML tree at most 256 deep.
+            classes = el.get("class")
+            if classes:
+                sig, price_class = info_of(tag, classes)
+            else:
+                sig, price_class, classes = tag, False, ""
+            if marked and el in marked:
                 get = el.get
                 if _price_label_of(classes, get("itemprop"), get("data-testid"), get("data-test")):
-                    priced.add(key)
-            elif classes and _price_label_of(classes, None, None, None):
-                priced.add(key)
-        del unread, marked
-        packed: dict[int, int] = {}
-        one_text, one_price = _ONE[_TEXT], _ONE[_PRICES]
-        one_link, one_image, one_head = _ONE[_LINKS], _ONE[_IMAGES], _ONE[_HEADS]
-        one_long, text_shift = _ONE[_LONG_LINKS], _SHIFT * _TEXT
-        get = packed.get
-        for el in reversed(self.elements):
-            total = 0
+                    priced.append(el)
+            elif price_class:
+                priced.append(el)
+            if tag not in _NOT_MEMBERS:
+                groups[(sig, psig, gsig, depth)].append(el)
+            children = len(el)
+            if children >= 6:
+                wide.append(el)
+            total = 0  # the text length is the lowest field: added as it is
             text = el.text
-            if text and not text.isspace():
-                total += len(text.strip()) * one_text
-                if len(text) < _PRICE_TEXT and money_like(text):  # prose is not a price
-                    total += one_price
-            for child in el:
-                total += get(id(child), 0)
+            if text:
+                total = len(text.strip())
+                if total and len(text) < _PRICE_TEXT:  # prose is not a price
+                    price = money.get(text)
+                    if price is None:
+                        price = money[text] = money_text(text)
+                    total += price
+            for child in el if children else ():
+                child_tag = child.tag
+                if (
+                    child_tag.__class__ is str
+                    and child_tag not in _UNREAD
+                    and (child_tag not in _CHROME or not _page_chrome(child))
+                ):
+                    total += walk(child, child_tag, depth + 1, sig, psig)
                 tail = child.tail
-                if tail and not tail.isspace():
-                    total += len(tail.strip()) * one_text
-                    if len(tail) < _PRICE_TEXT and money_like(tail):
-                        total += one_price
-            tag = el.tag
+                if tail:
+                    length = len(tail.strip())
+                    if length:
+                        total += length
+                        if len(tail) < _PRICE_TEXT:
+                            price = money.get(tail)
+                            if price is None:
+                                price = money[tail] = money_text(tail)
+                            total += price
             if tag == "a":
                 if el.get("href"):
                     total += one_link
-                    if (total >> text_shift) & _MASK >= _LONG_LINK:
+                    if total & _MASK >= _LONG_LINK:
                         total += one_long
-            elif tag == "img":
-                total += one_image
-            elif tag in _HEADINGS:
-                total += one_head
-            packed[id(el)] = total
-        self.packed = packed
+            elif tag in counted:
+                total += counted[tag]
+            packed[el] = total
+            return total
+
+        walk(root, tag, depth, psig, gsig)
 
     def of(self, el: Any) -> list[int]:
-        total = self.packed.get(id(el), 0)
-        return [(total >> (_SHIFT * i)) & _MASK for i in range(6)]
+        """The element's statistics, by `_TEXT`, `_LINKS`, … (zeros for one not read)."""
+        total = self.packed.get(el, 0)
+        return [
+            total & _MASK,
+            (total >> _SHIFT) & _MASK,
+            (total >> 2 * _SHIFT) & _MASK,
+            (total >> 3 * _SHIFT) & _MASK,
+            (total >> 4 * _SHIFT) & _MASK,
+            (total >> 5 * _SHIFT) & _MASK,
+        ]
 
-
-def _groups(stats: _Stats) -> dict[tuple[str, str, str, int], list[Any]]:
-    """Elements by path signature and depth: a list's items sit at one depth, and a depth
-    keeps apart the nested wrappers of class-less (or utility-class) markup."""
-    groups: dict[tuple[str, str, str, int], list[Any]] = defaultdict(list)
-    depths: dict[int, int] = {}
-    sigs = stats.sigs
-    for el in stats.elements:
-        parent = el.getparent()
-        if parent is None:
-            continue
-        depth = depths[id(el)] = depths.get(id(parent), 0) + 1
-        if el.tag in ("html", "body", "head", "tbody", "thead"):
-            continue
-        grand = parent.getparent()
-        key = (
-            sigs.get(id(el)) or _sig(el),
-            sigs.get(id(parent)) or _sig(parent),
-            (sigs.get(id(grand)) or _sig(grand)) if grand is not None else "",
-            depth,
-        )
-        groups[key].append(el)
-    return groups
+    def priced_in(self, block: Any) -> list[Any]:
+        """The price elements in `block` (itself included), in document order: from an
+        index of each one's ancestors, built once, rather than a walk of every block."""
+        under = self._priced_under
+        if under is None:
+            under = self._priced_under = defaultdict(list)
+            for el in self.priced:
+                under[el].append(el)
+                for node in el.iterancestors():
+                    under[node].append(el)
+        return under.get(block, [])
 
 
 def _in_noise(el: Any, memo: dict[int, bool]) -> bool:
@@ -469,7 +544,7 @@ def _best_group(page: Page) -> tuple[list[Any], _Stats]:
     memo: dict[int, bool] = {}
     best: list[Any] = []
     best_key: tuple[float, int] = (0.0, 0)
-    for members in _groups(stats).values():
+    for members in stats.groups.values():
         if len(members) < 2:
             continue
         # Most groups are the parts of items (every card's price line, rating, button):
@@ -496,13 +571,14 @@ def _periods(stats: _Stats) -> list[list[list[Any]]]:
     each sibling with the signature of the first; three runs at least, of two or more
     elements, none longer than six."""
     found = []
-    for parent in stats.elements:
-        if len(parent) < 6:
-            continue
-        kids = [c for c in parent if isinstance(c.tag, str) and id(c) in stats.sigs]
+    for parent in stats.wide:
+        kids = [c for c in parent if c in stats.packed]
         if len(kids) < 6:
             continue
-        sigs = [stats.sigs[id(c)] for c in kids]
+        tags = [c.tag for c in kids]
+        if all(tags.count(tag) < 3 for tag in set(tags[:3])):
+            continue  # no run can start three times (a signature begins with its tag)
+        sigs = [_sig(c) for c in kids]
         for head in dict.fromkeys(sigs[:3]):
             starts = [i for i, sig in enumerate(sigs) if sig == head]
             if len(starts) < 3:
@@ -528,9 +604,9 @@ def _best_spans(stats: _Stats, memo: dict[int, bool], to_beat: float) -> Any:
         parent = runs[0][0].getparent()
         if _noisy(parent) or _in_noise(parent, memo):
             continue
-        holder = lxml.html.Element("div")
+        holder = new_element("div")
         for run in runs:
-            wrapper = lxml.html.Element("div")
+            wrapper = new_element("div")
             for el in run:
                 copied = copy.deepcopy(el)
                 copied.tail = " "
@@ -558,7 +634,7 @@ def _text_without_old(el: Any, skip: tuple[str, ...] = ()) -> str:
         for child in node:
             if isinstance(child.tag, str) and not (
                 child.tag in ("del", "s", "strike")
-                or _OLD_PRICE.search(child.get("class") or "")
+                or _old_price_class(child.get("class"))
                 or "line-through" in (child.get("style") or "")
                 or child.tag in _SKIP_TAGS
                 or child.tag in skip
@@ -596,18 +672,14 @@ def _struck_within(el: Any, block: Any) -> bool:
     return False
 
 
-def _price_elements(block: Any, priced: Any = None) -> list[Any]:
-    """The block's price elements in order, none inside a struck-through one. `priced`
-    (ids of labelled elements, from `_Stats`) saves reading every element's attributes."""
-    found = []
-    for el in block.iter():
-        if not isinstance(el.tag, str):
-            continue
-        if (id(el) in priced) if priced is not None else _price_label(el):
-            if _struck_within(el, block):
-                continue
-            found.append(el)
-    return found
+def _price_elements(block: Any, stats: _Stats | None = None) -> list[Any]:
+    """The block's price elements in order, none inside a struck-through one. `stats`
+    (the labelled elements found by its walk) saves reading every element's attributes."""
+    if stats is not None:
+        labelled = stats.priced_in(block)
+    else:
+        labelled = [el for el in block.iter() if isinstance(el.tag, str) and _price_label(el)]
+    return [el for el in labelled if not _struck_within(el, block)]
 
 
 _PRICE_ATTRIBUTES = ("class", "itemprop", "data-testid", "data-test")
@@ -634,10 +706,12 @@ _FREE = re.compile(
 _SPLIT_NUMBER = re.compile(r"(\d)\s+([.,])\s*(\d)")
 
 
-def _amounts(block: Any, locale: Locale, priced: Any = None, title: str = "") -> list[Money]:
+def _amounts(
+    block: Any, locale: Locale, stats: _Stats | None = None, title: str = ""
+) -> list[Money]:
     """The block's amounts of money, the current ones first: those in a price element,
     else every amount written with a currency; struck-through and "was" prices skipped."""
-    for el in _price_elements(block, priced):
+    for el in _price_elements(block, stats):
         text = _SPLIT_NUMBER.sub(r"\1\2\3", _text_without_old(el))
         if _FREE.match(text):
             return [(0, None, False)]  # a price element that says "Free": 0, no currency
@@ -684,7 +758,7 @@ _OTHER_NAME = re.compile(
 
 def _link_text(a: Any) -> str:
     """A link's text, else its `aria-label` or `title` (an image-only product link)."""
-    return clean(a.text_content()) or clean(a.get("aria-label")) or clean(a.get("title"))
+    return clean(text_of(a)) or clean(a.get("aria-label")) or clean(a.get("title"))
 
 
 def _named_element(block: Any) -> Any:
@@ -698,7 +772,7 @@ def _named_element(block: Any) -> Any:
         label = f"{el.get('class') or ''} {el.get('itemprop') or ''}"
         if not _TITLE_CLASS.search(label) or _OTHER_NAME.search(label):
             continue
-        text = clean(el.text_content())
+        text = clean(text_of(el))
         if len(text) < 2 or parse_number(text.rstrip(".")) is not None:
             continue  # a rank ("1.") in a cell classed "title"
         if re.search(r"title|headline|heading", label, re.IGNORECASE):
@@ -709,13 +783,13 @@ def _named_element(block: Any) -> Any:
 
 
 def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
-    links = _links(block)
+    links: list[Any] | None = None  # the block's links, read when they are needed
     title_el = None
     # The highest-ranking heading with text (one pass over the block).
     rank = len(_HEADINGS)
     for h in block.iter(*_HEADINGS):
         level = _HEADINGS.index(h.tag)
-        if level < rank and clean(h.text_content()):
+        if level < rank and clean(text_of(h)):
             title_el, rank = h, level
             if level == 0:
                 break
@@ -727,9 +801,7 @@ def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
             (
                 el
                 for el in title_el.iterdescendants()
-                if isinstance(el.tag, str)
-                and _TITLE_CLASS.search(el.get("class") or "")
-                and clean(el.text_content())
+                if isinstance(el.tag, str) and _title_class(el.get("class")) and clean(text_of(el))
             ),
             None,
         )
@@ -740,11 +812,14 @@ def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
             linked = _text(inner)
             if len(linked) >= 2 and not _CTA.match(linked):
                 title = linked
-        outer = next((a for a in title_el.iterancestors("a") if a.get("href")), None)
-        link = inner if inner is not None else outer
+        link = inner
         if link is None:
-            link = next((a for a in links if clean(a.text_content()) == title), None)
+            link = next((a for a in title_el.iterancestors("a") if a.get("href")), None)
+        if link is None:
+            links = _links(block)
+            link = next((a for a in links if clean(text_of(a)) == title), None)
     else:
+        links = _links(block)
         named = [(_link_text(a), a) for a in links if not _cta(a)]
         named = [(t, a) for t, a in named if len(t) >= 2 and parse_number(t) is None]
         alts = [clean(img.get("alt")) for img in block.iter("img") if clean(img.get("alt"))]
@@ -768,6 +843,7 @@ def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
         if not title:
             title = _first_text(block)
     if link is None:
+        links = _links(block) if links is None else links
         useful = [a for a in links if not _cta(a)]
         link = useful[0] if useful else (links[0] if links else None)
     url = absolute(link.get("href"), base) if link is not None else None
@@ -780,6 +856,7 @@ _INLINE = frozenset(
 _BADGE_CLASS = re.compile(
     r"badge|chip|tag|label|flag|pill|sticker|ribbon|status|eyebrow|kicker", re.IGNORECASE
 )
+_badge_class = _attribute_test(_BADGE_CLASS)
 _BADGE_TEXT = re.compile(
     r"^(new|new in|sale|hot|sold out|best ?seller|featured|sponsored|promoted|ad|exclusive|"
     r"limited|online only|top rated|-?\d+ ?% ?(off)?)$",
@@ -826,7 +903,7 @@ def _name_piece(pieces: list[tuple[str, Any]]) -> str:
     for text, owner in pieces:
         if len(text) < 3 or _BADGE_TEXT.match(text) or money_like(text):
             continue
-        if _BADGE_CLASS.search(owner.get("class") or "") or parse_number(text) is not None:
+        if _badge_class(owner.get("class")) or parse_number(text) is not None:
             continue
         return text
     return ""
@@ -882,10 +959,10 @@ def _stock(text: str) -> bool | None:
     return None
 
 
-def _money(item: Item, block: Any, locale: Locale, text: str, priced: Any = None) -> None:
+def _money(item: Item, block: Any, locale: Locale, text: str, stats: _Stats | None = None) -> None:
     """The price, or for a job its salary range (`salaryMin`, `salaryMax`, unit currency).
     `text` is the block's text in lower case."""
-    amounts = _amounts(block, locale, priced, item.title)
+    amounts = _amounts(block, locale, stats, item.title)
     if not amounts:
         return
     label = f"{block.get('class') or ''} {item.kind} {item.url or ''}"
@@ -902,7 +979,10 @@ def _money(item: Item, block: Any, locale: Locale, text: str, priced: Any = None
     item.price, item.currency = amount, currency
 
 
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_TEXTS = etree.XPath(".//text()", smart_strings=False)  # itertext's pieces, a quarter the cost
+_hidden_style = _attribute_test(
+    re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+)
 
 
 def _element_children(node: Any, most: int) -> int:
@@ -934,14 +1014,12 @@ def _hidden_or_promo(chain: list[Any]) -> bool:
     for el in chain:
         if el.get("hidden") is not None or (el.get("aria-hidden") or "").lower() == "true":
             return True
-        if _HIDDEN_STYLE.search(el.get("style") or ""):
-            return True
-        if _PROMO_MEMBER.search(el.get("class") or ""):
+        if _hidden_style(el.get("style")) or _promo_class(el.get("class")):
             return True
     return False
 
 
-def _block_item(block: Any, page: Page, priced: Any = None) -> Item | None:
+def _block_item(block: Any, page: Page, stats: _Stats | None = None) -> Item | None:
     chain = _wrappers(block)
     if _hidden_or_promo(chain):
         return None
@@ -961,8 +1039,8 @@ def _block_item(block: Any, page: Page, priced: Any = None) -> Item | None:
     item = Item(title=title, url=url, kind=kind, image=_image(block, page.base))
     # Stock and salary words sit in short texts: a long description is left out of the
     # searches (each `in` scans the whole text).
-    text = " ".join(t for t in block.itertext() if len(t) < _PRICE_TEXT).lower()
-    _money(item, block, page.locale, text, priced)
+    text = " ".join([t for t in _TEXTS(block) if len(t) < _PRICE_TEXT]).lower()
+    _money(item, block, page.locale, text, stats)
     stock = _stock(text)
     if stock is not None:
         item.attributes["inStock"] = {"b": stock}
@@ -983,7 +1061,7 @@ def _headers(table: Any) -> list[str]:
         if first is None or first.find("th") is None:
             return []
         row = first
-    return [clean(cell.text_content()) for cell in row if cell.tag in ("th", "td")]
+    return [clean(text_of(cell)) for cell in row if cell.tag in ("th", "td")]
 
 
 def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
@@ -994,9 +1072,7 @@ def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
     title_index = -1
     for i, cell in enumerate(cells):
         named = [
-            (clean(a.text_content()), a)
-            for a in cell.iter("a")
-            if a.get("href") and clean(a.text_content())
+            (clean(text_of(a)), a) for a in cell.iter("a") if a.get("href") and clean(text_of(a))
         ]
         named = [(t, a) for t, a in named if parse_number(t) is None and not _CTA.match(t)]
         if named:
@@ -1005,7 +1081,7 @@ def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
             break
     if not item.title:
         for i, cell in enumerate(cells):
-            text = clean(cell.text_content())
+            text = clean(text_of(cell))
             if text and parse_number(text) is None and not has_currency(text):
                 item.title, title_index = text, i
                 break
@@ -1015,7 +1091,7 @@ def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
         if i == title_index:
             continue
         header = headers[i] if i < len(headers) else ""
-        text = clean(cell.text_content())
+        text = clean(text_of(cell))
         if not text:
             continue
         if item.price is None and ("price" in header.lower() or has_currency(text)):
@@ -1075,5 +1151,5 @@ def block_items(page: Page) -> list[Item]:
         width = Counter(_width(row) for row in members).most_common(1)[0][0]
         rows = [_row_item(row, headers, page) for row in members if _width(row) == width]
         return [r for r in rows if r is not None]
-    items = [_block_item(block, page, stats.priced) for block in members]
+    items = [_block_item(block, page, stats) for block in members]
     return [i for i in items if i is not None]

@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from watcher.extract.tree import text_of
 from watcher.extract.values import absolute
 
 _SKIP = frozenset(
@@ -145,7 +146,7 @@ class _Writer:
             text = self.inline(el)
             out.append(f"*{text}*" if text else "")
         elif tag == "code":
-            out.append(f"`{el.text_content().strip()}`")
+            out.append(f"`{text_of(el).strip()}`")
         elif tag in ("del", "s", "strike"):
             text = self.inline(el)
             out.append(f"~~{text}~~" if text else "")
@@ -185,7 +186,7 @@ class _Writer:
         elif tag == "table":
             self._table(el)
         elif tag == "pre":
-            self.blocks.append("```\n" + el.text_content().strip("\n") + "\n```")
+            self.blocks.append("```\n" + text_of(el).strip("\n") + "\n```")
         elif tag == "blockquote":
             inner = _Writer(self.base)
             inner.block(el)

@@ -6,10 +6,8 @@ import re
 from functools import cached_property
 from typing import Any
 
-import lxml.html
-from lxml import etree
-
 from watcher.extract import markdown as md
+from watcher.extract.tree import parse_html, text_of
 from watcher.extract.values import Locale, absolute, clean
 
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.IGNORECASE)
@@ -91,10 +89,21 @@ class Page:
 
     @cached_property
     def text(self) -> str:
+        return self._decoded[0]
+
+    @cached_property
+    def _decoded(self) -> tuple[str, bool]:
+        """The text, and whether the body is valid UTF-8 (then the tree is parsed from the
+        body itself, with no second copy of the page)."""
+        if self.encoding in ("utf-8", "utf8"):
+            try:
+                return self.body.decode("utf-8"), True
+            except UnicodeDecodeError:
+                return self.body.decode("utf-8", "replace"), False
         try:
-            return self.body.decode(self.encoding, "replace")
+            return self.body.decode(self.encoding, "replace"), False
         except LookupError:
-            return self.body.decode("utf-8", "replace")
+            return self.body.decode("utf-8", "replace"), False
 
     def html_text(self) -> str:
         """The page as text (HTML, or the feed's XML), for the snapshot."""
@@ -103,23 +112,18 @@ class Page:
     @cached_property
     def tree(self) -> Any:
         """The lxml HTML tree, links left as written (`absolute` resolves them)."""
-        if not self.text.strip():
-            return lxml.html.fromstring("<html><body></body></html>")
-        parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
-        try:
-            root = lxml.html.fromstring(self.text.encode("utf-8", "replace"), parser=parser)
-        except (etree.ParserError, ValueError):
-            root = lxml.html.fromstring("<html><body></body></html>")
-        return root
+        text, utf8 = self._decoded
+        if not text or text.isspace():
+            return parse_html(b"")
+        return parse_html(self.body if utf8 else text.encode("utf-8", "replace"))
 
     @cached_property
     def base(self) -> str:
         """The base URL links resolve against (`<base href>` when the page has one)."""
-        for href in self.tree.xpath("//base/@href")[:1]:
-            resolved = absolute(str(href), self.base_url)
-            if resolved:
-                return resolved
-        return self.base_url
+        hrefs = (b.get("href") for b in self.tree.getroottree().getroot().iter("base"))
+        href = next((h for h in hrefs if h is not None), None)
+        resolved = absolute(href, self.base_url) if href is not None else None
+        return resolved or self.base_url
 
     @cached_property
     def locale(self) -> Locale:
@@ -151,7 +155,7 @@ class Page:
             if not href:
                 continue
             label = clean(a.get("aria-label") or "").lower()
-            text = clean(a.text_content()).lower()
+            text = clean(text_of(a)).lower()
             classes = (a.get("class") or "").lower().split()
             if (
                 text in _NEXT_WORDS
@@ -177,7 +181,7 @@ class Page:
         if body is None:
             body = tree
         scripts = len(tree.xpath("//script[@src]")) + len(tree.xpath("//script[@type='module']"))
-        noscript = " ".join(clean(n.text_content()).lower() for n in tree.iter("noscript"))
+        noscript = " ".join(clean(text_of(n)).lower() for n in tree.iter("noscript"))
         text = clean(
             " ".join(
                 t

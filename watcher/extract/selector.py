@@ -15,6 +15,7 @@ from cssselect import SelectorError
 
 from watcher.extract.blocks import _image, _kind, _money, _title_and_link
 from watcher.extract.items import Item
+from watcher.extract.tree import text_of
 from watcher.extract.values import absolute, clean, parse_price, typed
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def _value(el: Any, name: str) -> str:
     if name == "image" or el.tag == "img":
         return str(el.get("src") or el.get("data-src") or "")
     content = el.get("content") or el.get("value")
-    return clean(content) if content else clean(el.text_content())
+    return clean(content) if content else clean(text_of(el))
 
 
 def selector_items(page: Page, selector: str, fields: Mapping[str, str] | None) -> list[Item]:
@@ -46,7 +47,7 @@ def selector_items(page: Page, selector: str, fields: Mapping[str, str] | None) 
     for block in _select(page.tree, selector):
         title, url = _title_and_link(block, page.base)
         item = Item(title=title, url=url, kind=_kind(block), image=_image(block, page.base))
-        _money(item, block, page.locale, block.text_content().lower())
+        _money(item, block, page.locale, text_of(block).lower())
         for name, css in (fields or {}).items():
             matched = _select(block, css)
             if not matched:

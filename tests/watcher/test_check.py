@@ -1,0 +1,142 @@
+"""One check's cost: an unchanged page is one HTTP request and a few statements, and what it
+reads is what the ORM would have read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from history.clock import now_ms
+from history.models import Change, Entry, Source
+from tests.factories import AccountFactory
+from tests.watcher.pages import LANTERNS, shop
+from tests.watcher.site import Site
+from watcher import check as checks
+from watcher.models import Watch
+
+pytestmark = pytest.mark.django_db
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the one-statement claim is PostgreSQL's"
+)
+
+
+@pytest.fixture
+def acme(db: Any) -> Any:
+    return AccountFactory(slug="acme")
+
+
+def watched(account: Any, url: str, **watch: Any) -> Source:
+    source = Source.objects.create(account=account, url=url, created_at=now_ms())
+    Watch.objects.create(source=source, render="never", **watch)
+    return source
+
+
+def connections_of(site: Site) -> list[int]:
+    """Counts the TCP connections the site accepts from now on (one handler per connection)."""
+    opened = [0]
+    handler: Any = site.server.RequestHandlerClass
+    setup = handler.setup
+
+    def counting(self: Any) -> None:
+        opened[0] += 1
+        setup(self)
+
+    handler.setup = counting
+    return opened
+
+
+@postgresql_only
+def test_an_unchanged_page_costs_one_request_and_six_statements(
+    acme: Any, site: Site, django_assert_num_queries: Any
+) -> None:
+    site.page("/lanterns", shop(LANTERNS))
+    source = watched(acme, site.url("/lanterns"))
+    assert checks.check(source.pk) is not None
+    watch = Watch.objects.get(source=source)
+    lease = now_ms() + 1000
+    Source.objects.filter(pk=source.pk).update(next_fetch_time=lease)
+    # The claim renewed, the source, account and watch read, and the live entries counted:
+    # one statement; then ingestion's transaction (its clock, the locked source, the
+    # source and Change written). The watch is not written: nothing in it changed.
+    with django_assert_num_queries(6):
+        result = checks.check(source.pk, lease=lease)
+    assert result is not None
+    assert result.line == "ok: 4 entries, 0 updates"
+    assert site.requests[-1][1].get("If-None-Match")
+    assert Watch.objects.get(source=source).etag == watch.etag
+    assert Change.objects.filter(source=source).count() == 2
+
+
+def test_a_304_keeps_its_connection(acme: Any, site: Site) -> None:
+    site.page("/lanterns", shop(LANTERNS))
+    source = watched(acme, site.url("/lanterns"))
+    opened = connections_of(site)
+    for _ in range(3):
+        assert checks.check(source.pk) is not None
+    assert site.hits("/lanterns") == 3
+    assert opened[0] == 1  # the 304s' (empty) bodies are read, so the connection is reused
+
+
+def test_the_same_bytes_are_not_parsed_again(
+    acme: Any, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site.page("/lanterns", shop(LANTERNS), etag=False)  # no validators: the body hash
+    source = watched(acme, site.url("/lanterns"))
+    assert checks.check(source.pk) is not None
+
+    def unexpected(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("an unchanged page was parsed")
+
+    monkeypatch.setattr(checks.Page, "parse", unexpected)
+    result = checks.check(source.pk)
+    assert result is not None
+    assert result.line == "ok: 4 entries, 0 updates"
+    assert not site.requests[-1][1].get("If-None-Match")
+
+
+def test_a_stale_claim_fetches_nothing(acme: Any, site: Site) -> None:
+    site.page("/lanterns", shop(LANTERNS))
+    source = watched(acme, site.url("/lanterns"))
+    Source.objects.filter(pk=source.pk).update(next_fetch_time=now_ms() + 5000)
+    assert checks.check(source.pk, lease=now_ms() - 1) is None
+    assert checks.check(source.pk + 1000) is None
+    assert site.hits("/lanterns") == 0
+
+
+@postgresql_only
+def test_the_one_statement_reads_what_the_orm_reads(acme: Any, site: Site) -> None:
+    source = watched(
+        acme, site.url("/lanterns"), selector="div.card", fields={"stock": ".stock"},
+        ignore=["reviews"], etag='"x"', body_hash="ab",
+    )  # fmt: skip
+    Source.objects.filter(pk=source.pk).update(entry_kinds=[{"name": "item", "hasPrice": True}])
+    bare = Source.objects.create(account=acme, url=site.url("/other"), created_at=now_ms())
+    for pk in (source.pk, bare.pk):
+        loaded = checks.load(pk)
+        taken = checks._take(pk, None)
+        assert loaded is not None
+        assert taken is not None
+        (s1, w1), (s2, w2, live, lease) = loaded, taken
+        assert (live, lease) == (0, None)
+        for model, a, b in ((Source, s1, s2), (Watch, w1, w2)):
+            for field in model._meta.concrete_fields:
+                assert getattr(a, field.attname) == getattr(b, field.attname), field.name
+        for field in type(s1.account)._meta.concrete_fields:
+            assert getattr(s1.account, field.attname) == getattr(s2.account, field.attname)
+        assert w1._state.adding == w2._state.adding == (pk == bare.pk)
+    Entry.objects.create(
+        account=acme, source=source, identity_key="a", title="A", kind="item",
+        update_type="new", update_time=1, created_at=1,
+    )  # fmt: skip
+    lease = now_ms()
+    Source.objects.filter(pk=source.pk).update(next_fetch_time=lease)
+    taken = checks._take(source.pk, lease)
+    assert taken is not None
+    assert taken[2] == 1
+    assert taken[3] is not None
+    assert taken[3] > lease
+    assert Source.objects.get(pk=source.pk).next_fetch_time == taken[3]
+    assert checks._take(source.pk, lease) is None  # the old claim is stale now
