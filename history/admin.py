@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
@@ -73,6 +74,10 @@ class BigTableAdmin(admin.ModelAdmin):
     # "Show counts" would run one COUNT per filter option over the whole table.
     show_facets = admin.ShowFacets.NEVER
     list_per_page = 50
+    # A URL typed without a scheme is https (Django 6's default, chosen now).
+    formfield_overrides: ClassVar[dict[Any, dict[str, Any]]] = {
+        models.URLField: {"assume_scheme": "https"}
+    }
 
 
 class ReadOnlyAdmin(BigTableAdmin):

@@ -61,6 +61,8 @@ class WatchInline(admin.StackedInline):
 
 
 class WatchedSourceForm(forms.ModelForm):
+    url = forms.URLField(max_length=2048, assume_scheme="https")
+
     class Meta:
         model = Source
         fields = ("account", "url", "name", "monitoring_frequency", "status")
