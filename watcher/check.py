@@ -22,11 +22,12 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Model
+from django.db.models import F
 from django.db.models.functions import Greatest
 
 from accounts.models import Account
 from config import metrics
+from history import rows
 from history.clock import now_ms
 from history.ingest import IngestError, ingest_fetch, parse_fetch
 from history.models import Entry, Source, UpdateType
@@ -381,25 +382,12 @@ def renew_lease(source_id: int, lease: int) -> int | None:
     return new_lease if taken else None
 
 
-def _converted(model: type[Model], values: Any) -> list[Any]:
-    """A raw row's values as the ORM reads them (JSON decoded, and so on)."""
-    out = []
-    for field, value in zip(model._meta.concrete_fields, values, strict=True):
-        col = field.get_col(model._meta.db_table)
-        for converter in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
-            value = converter(value, col, connection)
-        out.append(value)
-    return out
-
-
 @functools.cache
 def _take_sql() -> tuple[str, str]:
     """`_take`'s statements: with a claim to renew, and without."""
     q = connection.ops.quote_name
     columns = ", ".join(
-        f"{alias}.{q(f.column)}"
-        for model, alias in ((Source, "s"), (Account, "a"), (Watch, "w"))
-        for f in model._meta.concrete_fields
+        rows.columns(model, alias) for model, alias in ((Source, "s"), (Account, "a"), (Watch, "w"))
     )
     entries, sources = q(Entry._meta.db_table), q(Source._meta.db_table)
     select = (
@@ -430,21 +418,12 @@ def _take(source_id: int, lease: int | None) -> tuple[Source, Watch, int, int | 
         row = cursor.fetchone()
     if row is None:
         return None
-    values, at = {}, 0
-    for model in (Source, Account, Watch):
-        count = len(model._meta.concrete_fields)
-        values[model] = row[at : at + count]
-        at += count
-    db = connection.alias
-    source = Source.from_db(db, _attnames(Source), _converted(Source, values[Source]))
-    source.account = Account.from_db(db, _attnames(Account), _converted(Account, values[Account]))
-    if values[Watch][0] is not None:  # the watch's primary key: it has one
-        source.watch = Watch.from_db(db, _attnames(Watch), _converted(Watch, values[Watch]))
-    return source, _watch_of(source), int(row[at]), new_lease
-
-
-def _attnames(model: type[Model]) -> list[str]:
-    return [f.attname for f in model._meta.concrete_fields]
+    at = rows.width(Source) + rows.width(Account)
+    source = rows.from_row(Source, row[: rows.width(Source)])
+    source.account = rows.from_row(Account, row[rows.width(Source) : at])
+    if row[at] is not None:  # the watch's primary key: it has one
+        source.watch = rows.from_row(Watch, row[at : at + rows.width(Watch)])
+    return source, _watch_of(source), int(row[at + rows.width(Watch)]), new_lease
 
 
 def check(

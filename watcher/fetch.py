@@ -33,6 +33,7 @@ ACCEPT = (
     "text/html,application/xhtml+xml,application/rss+xml,application/atom+xml,"
     "application/xml;q=0.9,text/xml;q=0.9,*/*;q=0.5"
 )
+_KEEPALIVE = 4
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
@@ -102,7 +103,7 @@ class _GuardedTransport(httpx.HTTPTransport):
         self._pool = httpcore.ConnectionPool(
             ssl_context=ssl.create_default_context(),
             max_connections=100,
-            max_keepalive_connections=20,
+            max_keepalive_connections=_KEEPALIVE,
             keepalive_expiry=5.0,
             network_backend=_GuardedBackend(),
         )

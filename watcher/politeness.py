@@ -76,6 +76,18 @@ def _redis() -> Any:
     return get_redis_connection("default")
 
 
+_take_script: Any = None
+
+
+def _take(conn: Any, keys: list[str], args: list[int]) -> int:
+    """`_TAKE` by EVALSHA: its digest travels, not its text (redis-py loads the script again
+    when Redis has forgotten it)."""
+    global _take_script
+    if _take_script is None:
+        _take_script = conn.register_script(_TAKE)
+    return int(_take_script(keys=keys, args=args, client=conn))
+
+
 @contextlib.contextmanager
 def host_slot(host: str) -> Iterator[None]:
     """Wait for a slot of `host` and its gap, hold the slot for the block's duration."""
@@ -92,7 +104,7 @@ def host_slot(host: str) -> Iterator[None]:
             _local.give(host)
         return
     slots, gap = f"tm:host:{host}:n", f"tm:host:{host}:next"
-    while (wait_ms := int(conn.eval(_TAKE, 2, slots, gap, limit, _SLOT_TTL_MS, gap_ms))) < 0:
+    while (wait_ms := _take(conn, [slots, gap], [limit, _SLOT_TTL_MS, gap_ms])) < 0:
         time.sleep(_POLL_SECONDS)
     try:
         if wait_ms > 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from celery import shared_task
+from celery import current_app, shared_task
 from celery.signals import worker_process_shutdown
 from django.conf import settings
 
@@ -21,13 +21,14 @@ MAX_BATCHES_PER_TICK = 10
 def tick() -> int:
     """Claim due sources in batches and enqueue one fetch each; returns how many."""
     queued = 0
-    for _ in range(MAX_BATCHES_PER_TICK):
-        batch = schedule.claim()
-        for c in batch.claims:
-            fetch_source.apply_async(args=(c.source_id, c.lease))
-        queued += len(batch.claims)
-        if len(batch.claims) + len(batch.credit_paused) < settings.WATCH_CLAIM_BATCH:
-            break
+    with current_app.producer_or_acquire() as producer:  # one broker connection for all
+        for _ in range(MAX_BATCHES_PER_TICK):
+            batch = schedule.claim()
+            for c in batch.claims:
+                fetch_source.apply_async(args=(c.source_id, c.lease), producer=producer)
+            queued += len(batch.claims)
+            if len(batch.claims) + len(batch.credit_paused) < settings.WATCH_CLAIM_BATCH:
+                break
     return queued
 
 

@@ -15,6 +15,7 @@ import orjson
 from django.db import connection
 
 from accounts.models import Account
+from history import rows
 from history.clock import now_ms
 from history.ingest.reconcile import ENTRY_WRITE_FIELDS, STORED_FIELDS, EntryState, PendingUpdate
 from history.models import Change, Entry, FeedClock, Importance, Source, Update
@@ -101,15 +102,17 @@ def locked_source(account: Account, url: str) -> tuple[Source | None, int | None
     sources = connection.ops.quote_name(Source._meta.db_table)
     lock = " FOR UPDATE OF s" if connection.features.has_select_for_update_of else ""
     sql = (
-        "SELECT s.*, (SELECT c.current_state_id FROM "  # noqa: S608
+        f"SELECT {rows.columns(Source, 's')}, (SELECT c.current_state_id FROM "  # noqa: S608
         f"{changes} c WHERE c.source_id = s.id AND c.outcome = %s "
         "AND c.current_state_id IS NOT NULL ORDER BY c.at DESC, c.id DESC LIMIT 1) "
-        f"AS previous_state_id FROM {sources} s WHERE s.account_id = %s AND s.url = %s"
-        f" AND NOT s.deleting{lock}"
+        f"FROM {sources} s WHERE s.account_id = %s AND s.url = %s AND NOT s.deleting{lock}"
     )
-    for source in Source.objects.raw(sql, [Source.Outcome.OK, account.pk, url]):
-        return source, getattr(source, "previous_state_id", None)
-    return None, None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Source.Outcome.OK, account.pk, url])
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    return rows.from_row(Source, row[:-1]), row[-1]
 
 
 def save_source_and_change(source: Source, change: Change) -> None:
@@ -166,7 +169,7 @@ def stored_rows(source_id: int) -> dict[str, tuple[Any, ...]]:
 
 def create_entries(entries: list[EntryState], *, account_id: int, source_id: int) -> None:
     """Insert new entries and give each its id."""
-    rows = [
+    made = [
         Entry(
             account_id=account_id,
             source_id=source_id,
@@ -176,8 +179,8 @@ def create_entries(entries: list[EntryState], *, account_id: int, source_id: int
         )
         for e in entries
     ]
-    Entry.objects.bulk_create(rows, batch_size=BATCH)
-    for state, row in zip(entries, rows, strict=True):
+    Entry.objects.bulk_create(made, batch_size=BATCH)
+    for state, row in zip(entries, made, strict=True):
         state.id = row.pk
 
 

@@ -70,3 +70,21 @@ def test_concurrency_per_host_is_capped(store: str, settings: Any) -> None:
     for t in threads:
         t.join()
     assert peak == 2
+
+
+def test_a_script_redis_forgot_is_loaded_again(settings: Any) -> None:
+    """The slot script travels as its digest (EVALSHA); after Redis drops its scripts (a
+    restart, SCRIPT FLUSH), the next slot still works and the gap still holds."""
+    if not django_settings.REDIS_URL:
+        pytest.skip("no REDIS_URL")
+    settings.FETCH_HOST_GAP_MS = 150
+    settings.FETCH_HOST_CONCURRENCY = 1
+    host = f"flush-{time.time_ns()}.test"
+    with politeness.host_slot(host):
+        pass
+    politeness._redis().script_flush()
+    began = time.monotonic()
+    with politeness.host_slot(host):
+        waited = time.monotonic() - began
+    assert 0.1 <= waited < 1.0
+    assert politeness._redis().get(f"tm:host:{host}:n") in (b"0", None)
