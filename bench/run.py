@@ -9,7 +9,16 @@ through `manage.py ingest`, webhook delivery through a real Celery worker to
 bench/receiver.py, and peak RSS; print one table with ratios to the floor and PASS/MISS per
 target. Exit status 0 unless the suite itself broke (numbers never fail it).
 
+Pairing (issue 17): every endpoint slice is measured between two floor slices (the floor's
+first page, same duration), in one chain per round: F E1 F E2 F ... En F, each floor slice
+shared by its two neighbours. An endpoint sample's floor is the mean of the floor slices
+just before and just after it (its req/s and its p99), so a change in the machine's load
+reaches the endpoint and its floor alike. A row reports the median of its paired ratios
+and their min-max; the raw pairs go into var/bench/result-*.json, and
+`--compare A.json B.json` sets two such results side by side (no server started).
+
     python bench/run.py [--size small|full] [--repeat N] [--duration S] [--workers N] ...
+    python bench/run.py --compare var/bench/result-A.json var/bench/result-B.json
 """
 
 from __future__ import annotations
@@ -51,8 +60,9 @@ SIZES: dict[str, dict[str, Any]] = {
     "full": {
         "generate": [],
         "deep_rows": 600_000,
-        "duration": 10,
-        "repeat": 3,
+        # Seconds per slice and rounds: each round is 2n+1 slices (n URLs, n+1 floors).
+        "duration": 4,
+        "repeat": 5,
         "ingest_fetches": 50,
         "mcp_calls": 2000,
         "hooks": ["--burst", "1000", "--paced-fetches", "40"],
@@ -62,8 +72,8 @@ SIZES: dict[str, dict[str, Any]] = {
     "small": {
         "generate": ["--updates", "40000", "--accounts", "4", "--hot-entry-updates", "2000"],
         "deep_rows": 12_000,
-        "duration": 3,
-        "repeat": 1,
+        "duration": 1,  # wrk takes whole seconds only
+        "repeat": 2,
         "ingest_fetches": 5,
         "mcp_calls": 200,
         "hooks": ["--burst", "200", "--paced-fetches", "8"],
@@ -72,8 +82,10 @@ SIZES: dict[str, dict[str, Any]] = {
     },
 }
 
-# The targets of issue 6.
-FEED_RATIO, OTHER_RATIO, DEEP_FACTOR, FEED_P99_MS = 0.70, 0.60, 1.15, 25.0
+# The targets of issue 6, as issue 17 restated them against the paired floor: every feed
+# variant's first page >= 0.75 of the floor, the feed's first-page p99 <= 1.3x the floor's.
+FEED_RATIO, OTHER_RATIO, DEEP_FACTOR, FEED_P99_FACTOR = 0.75, 0.60, 1.15, 1.3
+AGREE = 0.05  # two runs agree when the feed's median paired ratios differ by at most this
 INGEST_PER_S, LIMITER_OVERHEAD, HOOKS_PER_S, HOOKS_P99_MS = 8000.0, 0.10, 200.0, 1000.0
 PARSE_MS = 3.0  # parsing and validating one 1,000-entry fetch document
 # The watcher's targets (issue 13).
@@ -361,7 +373,7 @@ class Target:
     url: str
     depth: int = 0  # rows before the page
     kind: str = "other"  # feed | other | floor | openapi
-    samples: list[dict[str, float]] = field(default_factory=list)
+    samples: list[dict[str, Any]] = field(default_factory=list)
 
 
 def build_targets(env: dict[str, str], state: dict[str, str], deep_rows: int) -> list[Target]:
@@ -546,6 +558,39 @@ def build_targets(env: dict[str, str], state: dict[str, str], deep_rows: int) ->
     ]
     first = [next(t for t in targets if (t.name, t.page) == k) for k in head]
     return first + [t for t in targets if t not in first]
+
+
+def measure_paired(
+    binary: str, targets: list[Target], key: str, repeat: int, duration: float
+) -> None:
+    """Every URL, `repeat` rounds, each slice between two floor slices: F E1 F E2 ... En F,
+    one chain through all rounds, each floor slice shared by its neighbours. The floor
+    target's samples are all its slices; every other sample carries its pair."""
+    floor = next(t for t in targets if t.kind == "floor" and t.page == "first")
+    others = [t for t in targets if t is not floor]
+
+    def slice_of(t: Target, n: int) -> dict[str, Any]:
+        started = time.time()
+        sample: dict[str, Any] = dict(wrk(binary, t.url, key, duration))
+        sample.update({"round": n, "started": round(started, 3)})
+        return sample
+
+    log(f"{repeat} rounds of {len(others)} URLs, each between two {duration:g} s floor slices")
+    before = slice_of(floor, 0)
+    floor.samples.append(before)
+    for n in range(repeat):
+        for t in others:
+            sample = slice_of(t, n)
+            after = slice_of(floor, n)
+            floor.samples.append(after)
+            t.samples.append(paired(sample, before, after))
+            s = t.samples[-1]
+            log(
+                f"round {n + 1}/{repeat} {t.name} ({t.page}): {s['rps']:.0f} req/s over floor "
+                f"{before['rps']:.0f}/{after['rps']:.0f} = {s['ratio']:.2f}; p99 "
+                f"{s['p99']:.1f} ms over {s['floor_p99']:.1f} = {s['p99_ratio']:.2f}"
+            )
+            before = after
 
 
 def check_targets(targets: list[Target], key: str) -> None:
@@ -965,58 +1010,163 @@ def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
 
+def paired(sample: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """An endpoint slice with its floor: the mean of the floor slices just before and after."""
+    floor_rps = (before["rps"] + after["rps"]) / 2
+    floor_p99 = (before["p99"] + after["p99"]) / 2
+    return {
+        **sample,
+        "floor_rps": floor_rps,
+        "floor_p99": floor_p99,
+        "ratio": sample["rps"] / floor_rps,
+        "p99_ratio": sample["p99"] / floor_p99,
+        "floor_before": before,
+        "floor_after": after,
+    }
+
+
+def target_json(t: Target) -> dict[str, Any]:
+    return {
+        "name": t.name,
+        "page": t.page,
+        "depth": t.depth,
+        "kind": t.kind,
+        "url": t.url,
+        "samples": t.samples,
+    }
+
+
+def _is_floor(row: dict[str, Any]) -> bool:
+    return str(row["name"]).startswith("FLOOR") and row["page"] == "first"
+
+
+def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per URL: median req/s and latencies, the paired ratios in round order, their median
+    and min-max. Reads a result file's targets too, including one written before the
+    pairing (issue 17), whose ratios were taken against the round's single floor run. The
+    floor's own row: its slices' req/s over their median (how much the floor moved)."""
+    floor = next(r for r in rows if _is_floor(r))
+    out = []
+    for r in rows:
+        samples: list[dict[str, Any]] = r["samples"]
+        rps = [s["rps"] for s in samples]
+        if r is floor:
+            base = med(rps)
+            ratios = [x / base for x in rps]
+            p99_ratios, floor_p99 = [1.0], [s["p99"] for s in samples]
+        elif all("ratio" in s for s in samples):
+            ratios = [s["ratio"] for s in samples]
+            p99_ratios = [s["p99_ratio"] for s in samples]
+            floor_p99 = [s["floor_p99"] for s in samples]
+        else:
+            pairs = list(zip(samples, floor["samples"], strict=False))
+            ratios = [s["rps"] / f["rps"] for s, f in pairs]
+            p99_ratios = [s["p99"] / f["p99"] for s, f in pairs]
+            floor_p99 = [f["p99"] for _, f in pairs]
+        kind = r.get("kind") or ("floor" if str(r["name"]).startswith("FLOOR") else "")
+        out.append(
+            {
+                "name": r["name"],
+                "page": r["page"],
+                "depth": r.get("depth", 0),
+                "kind": kind,
+                "samples": len(samples),
+                "rps": med(rps),
+                "p50": med([s["p50"] for s in samples]),
+                "p99": med([s["p99"] for s in samples]),
+                "avg": med([s["avg"] for s in samples]),
+                "floor_p99": med(floor_p99),
+                "ratio": 1.0 if r is floor else med(ratios),
+                "ratio_min": min(ratios, default=float("nan")),
+                "ratio_max": max(ratios, default=float("nan")),
+                "ratios": ratios,
+                "p99_ratio": med(p99_ratios),
+            }
+        )
+    return out
+
+
+def deep_cost(first: dict[str, Any], deep: dict[str, Any]) -> float:
+    """A deep page's time per request over its first page's, both against their own paired
+    floors: the median over rounds of first ratio / deep ratio."""
+    return med([f / d for f, d in zip(first["ratios"], deep["ratios"], strict=False)])
+
+
+def floor_drift(targets: list[Target]) -> tuple[float, float]:
+    """How far apart the two floor slices around a pair were: median and largest, as a
+    fraction of their mean (a large value means the load changed within a pair)."""
+    gaps = [
+        abs(s["floor_before"]["rps"] - s["floor_after"]["rps"]) / s["floor_rps"]
+        for t in targets
+        for s in t.samples
+        if "floor_before" in s
+    ]
+    return med(gaps), max(gaps, default=float("nan"))
+
+
 def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -> str:
-    floor = {t.page: t for t in targets if t.kind == "floor"}
-    repeats = len(floor["first"].samples)
+    rows = summarise([target_json(t) for t in targets])
+    by_key = {(r["name"], r["page"]): r for r in rows}
+    floor = next(r for r in rows if _is_floor(r))
+    pairs = max((r["samples"] for r in rows if r is not floor), default=0)
     lines = [
         f"Tidemark bench: {meta['size']} load, {meta['date']}, commit {meta['commit']}, "
         f"{meta['machine']}; gunicorn {meta['workers']} workers x {meta['threads']} threads, "
-        f"wrk {CONNECTIONS} connections, {meta['duration']} s per run, median of {repeats}",
+        f"wrk {CONNECTIONS} connections",
         "",
-        "| endpoint | page | rows deep | req/s | p50 ms | p99 ms | vs floor | target | |",
-        "|---|---|---:|---:|---:|---:|---:|---|---|",
+        f"Each URL was measured {pairs} times for {meta['duration']:g} s, every time between "
+        f"two {meta['duration']:g} s slices of the floor's first page ({floor['samples']} "
+        "floor slices in all). 'vs floor': the median of the paired ratios (the URL's req/s "
+        "over the mean of the two floor slices around it); 'min-max': their range; 'p99 / "
+        "floor': the median of the URL's p99 over its paired floor p99. The floor's own row "
+        "shows its slices' req/s over their median. Deep pages: their time per request over "
+        "the first page's, both against their paired floors (median over rounds).",
+        "",
+        "| endpoint | page | rows deep | req/s | p50 ms | p99 ms | vs floor (median of pairs) "
+        "| min-max of pairs | p99 / floor p99 | target | |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
-    firsts = {t.name: t for t in targets if t.page == "first"}
     checks: list[tuple[str, str, str]] = []
-    for t in targets:
-        rps = med([s["rps"] for s in t.samples])
-        ratio = med(
-            [s["rps"] / f["rps"] for s, f in zip(t.samples, floor["first"].samples, strict=True)]
-        )
+    for r in rows:
         target, result = "", ""
-        if t.kind == "feed" and t.page == "first" and t.name == "feed":
-            target, result = f">= {FEED_RATIO}", verdict(ratio >= FEED_RATIO)
-        elif t.kind in ("feed", "other", "snapshot", "openapi") and t.page == "first":
-            target, result = f">= {OTHER_RATIO}", verdict(ratio >= OTHER_RATIO)
-        elif t.page == "deep" and t.kind != "floor":
-            first = firsts[t.name]
-            cost = med([f["rps"] / s["rps"] for s, f in zip(t.samples, first.samples, strict=True)])
+        if r["kind"] == "feed" and r["page"] == "first":
+            target, result = f">= {FEED_RATIO}", verdict(r["ratio"] >= FEED_RATIO)
+        elif r["kind"] in ("other", "snapshot", "openapi") and r["page"] == "first":
+            target, result = f">= {OTHER_RATIO}", verdict(r["ratio"] >= OTHER_RATIO)
+        elif r["page"] == "deep" and r["kind"] != "floor":
+            cost = deep_cost(by_key[(r["name"], "first")], r)
             target = f"cost <= {DEEP_FACTOR}x first"
             result = f"{verdict(cost <= DEEP_FACTOR)} ({cost:.2f}x)"
         lines.append(
-            f"| {t.name} | {t.page} | {t.depth:,} | {rps:,.0f} | "
-            f"{med([s['p50'] for s in t.samples]):.1f} | {med([s['p99'] for s in t.samples]):.1f}"
-            f" | {ratio:.2f} | {target} | {result} |"
+            f"| {r['name']} | {r['page']} | {r['depth']:,} | {r['rps']:,.0f} | {r['p50']:.1f} | "
+            f"{r['p99']:.1f} | {r['ratio']:.2f} | {r['ratio_min']:.2f}-{r['ratio_max']:.2f} | "
+            f"{r['p99_ratio']:.2f} | {target} | {result} |"
         )
         if result:
-            checks.append((f"{t.name} ({t.page})", target, result))
-    feed = firsts["feed"]
-    p99 = med([s["p99"] for s in feed.samples])
-    checks.append(
-        (
-            "feed first page p99",
-            f"< {FEED_P99_MS:g} ms",
-            f"{verdict(p99 < FEED_P99_MS)} ({p99:.1f} ms)",
-        )
-    )
-    nolimit = firsts["feed, limiter off"]
-    overhead = med(
-        [s["avg"] / n["avg"] - 1 for s, n in zip(feed.samples, nolimit.samples, strict=True)]
-    )
+            checks.append((f"{r['name']} ({r['page']})", target, result))
+    feed = by_key[("feed", "first")]
+    p99_ok = feed["p99_ratio"] <= FEED_P99_FACTOR
+    checks.append(("feed first page p99", f"<= {FEED_P99_FACTOR:g}x", verdict(p99_ok)))
     lines += ["", "| other measure | value | target | |", "|---|---|---|---|"]
     lines.append(
+        f"| feed first page p99 over the paired floor's p99 (median of pairs; p99 "
+        f"{feed['p99']:.1f} ms, paired floor {feed['floor_p99']:.1f} ms) | "
+        f"{feed['p99_ratio']:.2f}x | <= {FEED_P99_FACTOR:g}x | {verdict(p99_ok)} |"
+    )
+    gap, worst = floor_drift(targets)
+    lines.append(
+        f"| the floor itself: {floor['samples']} slices, median {floor['rps']:,.0f} req/s, "
+        f"{floor['ratio_min']:.2f}-{floor['ratio_max']:.2f} of it; the two slices around a "
+        f"pair differ by {gap:.1%} (median), {worst:.1%} at most | | | |"
+    )
+    nolimit = next(t for t in targets if t.name == "feed, limiter off")
+    feed_t = next(t for t in targets if t.name == "feed" and t.page == "first")
+    overhead = med(
+        [s["avg"] / n["avg"] - 1 for s, n in zip(feed_t.samples, nolimit.samples, strict=True)]
+    )
+    lines.append(
         f"| limiter cost on the feed (mean latency, on vs off) | {overhead:+.1%} "
-        f"({med([s['avg'] for s in feed.samples]):.2f} vs "
+        f"({med([s['avg'] for s in feed_t.samples]):.2f} vs "
         f"{med([s['avg'] for s in nolimit.samples]):.2f} ms) | <= +{LIMITER_OVERHEAD:.0%} | "
         f"{verdict(overhead <= LIMITER_OVERHEAD)} |"
     )
@@ -1061,10 +1211,10 @@ def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -
             f"| p50 {mcp['p50_ms']:.1f} ms, p99 {mcp['p99_ms']:.1f} ms (floor, the metadata "
             f"route: p50 {mcp['floor_p50_ms']:.1f} ms, p99 {mcp['floor_p99_ms']:.1f} ms) | | |"
         )
-    s3 = firsts.get("snapshot (markdown), S3")
-    fs = firsts.get("snapshot (markdown)")
+    s3 = by_key.get(("snapshot (markdown), S3", "first"))
+    fs = by_key.get(("snapshot (markdown)", "first"))
     if s3 is not None and fs is not None:
-        cost = med([f["rps"] / x["rps"] for x, f in zip(s3.samples, fs.samples, strict=True)])
+        cost = deep_cost(fs, s3)  # the same measure: time per request against the floor
         lines.append(
             f"| snapshot read with its bytes in S3 (moto, loopback) vs the filesystem | "
             f"{cost:.2f}x the time | <= {S3_FACTOR:g}x | {verdict(cost <= S3_FACTOR)} |"
@@ -1078,6 +1228,64 @@ def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -
         lines.append(f"| peak RSS, web worker (gunicorn) | {rss:.0f} MiB | | |")
     misses = [c for c in checks if c[2].startswith("MISS")]
     lines += ["", f"Targets: {len(checks) - len(misses)} of {len(checks)} read-API checks pass."]
+    return "\n".join(lines)
+
+
+def compare(path_a: str, path_b: str) -> str:
+    """Two result files side by side: per row, each run's median paired ratio (min-max)
+    and B - A; whether the feed's first page agrees within +-AGREE."""
+    runs = [json.loads(Path(path).read_text()) for path in (path_a, path_b)]
+    rows = [{(r["name"], r["page"]): r for r in summarise(x["targets"])} for x in runs]
+    lines = []
+    for label, path, result, by_key in zip("AB", (path_a, path_b), runs, rows, strict=True):
+        meta = result["meta"]
+        pairs = max((r["samples"] for r in by_key.values() if not _is_floor(r)), default=0)
+        paired_run = any("ratio" in s for t in result["targets"] for s in t["samples"])
+        lines.append(
+            f"{label}: {path}: {meta['size']} load, {meta['date']}, commit {meta['commit']}, "
+            f"{meta['machine']}; {pairs} x {meta['duration']:g} s per URL"
+            + ("" if paired_run else " (before the pairing: ratios against the round's floor)")
+        )
+    lines += [
+        "",
+        "| endpoint | page | A: vs floor (min-max) | B: vs floor (min-max) | B - A | |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    agree = 0
+    keys = list(rows[0]) + [k for k in rows[1] if k not in rows[0]]
+    for key in keys:
+        a, b = rows[0].get(key), rows[1].get(key)
+        if a is None or b is None:
+            cell = "missing" if a is None else f"{a['ratio']:.2f}"
+            other = "missing" if b is None else f"{b['ratio']:.2f}"
+            lines.append(f"| {key[0]} | {key[1]} | {cell} | {other} | | |")
+            continue
+        if _is_floor(a):
+            change = b["rps"] / a["rps"] - 1
+            lines.append(
+                f"| {key[0]} | {key[1]} | {a['rps']:,.0f} req/s ({a['ratio_min']:.2f}-"
+                f"{a['ratio_max']:.2f}) | {b['rps']:,.0f} req/s ({b['ratio_min']:.2f}-"
+                f"{b['ratio_max']:.2f}) | {change:+.1%} req/s | |"
+            )
+            continue
+        diff = b["ratio"] - a["ratio"]
+        ok = abs(diff) <= AGREE
+        agree += ok
+        lines.append(
+            f"| {key[0]} | {key[1]} | {a['ratio']:.2f} ({a['ratio_min']:.2f}-{a['ratio_max']:.2f})"
+            f" | {b['ratio']:.2f} ({b['ratio_min']:.2f}-{b['ratio_max']:.2f}) | {diff:+.2f} | "
+            f"{'within' if ok else 'outside'} +-{AGREE:g} |"
+        )
+    compared = sum(1 for k in keys if k in rows[0] and k in rows[1] and not _is_floor(rows[0][k]))
+    lines += ["", f"{agree} of {compared} rows agree within +-{AGREE:g}."]
+    fa, fb = rows[0].get(("feed", "first")), rows[1].get(("feed", "first"))
+    if fa is not None and fb is not None:
+        diff = fb["ratio"] - fa["ratio"]
+        lines.append(
+            f"Feed first page: A {fa['ratio']:.2f}, B {fb['ratio']:.2f} of the floor, B - A "
+            f"{diff:+.2f}: {'AGREE' if abs(diff) <= AGREE else 'DISAGREE'} within +-{AGREE:g}. "
+            f"Its p99 over the paired floor's: A {fa['p99_ratio']:.2f}x, B {fb['p99_ratio']:.2f}x."
+        )
     return "\n".join(lines)
 
 
@@ -1113,8 +1321,12 @@ def machine() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", choices=sorted(SIZES), default="full")
-    parser.add_argument("--repeat", type=int, help="runs per URL; the median is reported")
-    parser.add_argument("--duration", type=float, help="seconds per wrk run")
+    parser.add_argument(
+        "--repeat", type=int, help="rounds: paired runs per URL; the median is reported"
+    )
+    parser.add_argument(
+        "--duration", type=int, help="seconds per wrk slice (the URL's and each floor's)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (all servers)")
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
     parser.add_argument("--concurrency", type=int, default=8, help="Celery worker concurrency")
@@ -1140,7 +1352,16 @@ def main() -> int:
         metavar="NAME=VALUE",
         help="extra environment for the servers and workers (experiments)",
     )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A.json", "B.json"),
+        help="set two result files side by side (median paired ratios); starts nothing",
+    )
     args = parser.parse_args()
+    if args.compare:
+        print(compare(*args.compare))
+        return 0
     size = SIZES[args.size]
     repeat = args.repeat or size["repeat"]
     duration = args.duration or size["duration"]
@@ -1168,6 +1389,8 @@ def main() -> int:
         "workers": args.workers,
         "threads": args.threads,
         "duration": duration,
+        "repeat": repeat,
+        "pairing": "F E1 F E2 ... En F per round; an endpoint's floor: mean of its neighbours",
         "concurrency": args.concurrency,
     }
     try:
@@ -1192,14 +1415,7 @@ def main() -> int:
             log(f"warming up {len(targets)} URLs")
             for t in targets:
                 wrk(binary, t.url, state["key"], 1)
-            for n in range(repeat):
-                for t in targets:
-                    t.samples.append(wrk(binary, t.url, state["key"], duration))
-                    s = t.samples[-1]
-                    log(
-                        f"run {n + 1}/{repeat} {t.name} ({t.page}): {s['rps']:.0f} req/s, "
-                        f"p50 {s['p50']:.1f} ms, p99 {s['p99']:.1f} ms"
-                    )
+            measure_paired(binary, targets, state["key"], repeat, duration)
             extra["web_rss"] = max(peak_rss_mb(p) for p in children(servers["app"].pid))
             for proc in servers.values():
                 stop(proc)
@@ -1227,16 +1443,8 @@ def main() -> int:
                 {
                     "meta": meta,
                     "extra": extra,
-                    "targets": [
-                        {
-                            "name": t.name,
-                            "page": t.page,
-                            "depth": t.depth,
-                            "url": t.url,
-                            "samples": t.samples,
-                        }
-                        for t in targets
-                    ],
+                    "rows": summarise([target_json(t) for t in targets]) if targets else [],
+                    "targets": [target_json(t) for t in targets],
                 },
                 indent=2,
             )
