@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import gc
 import random
 
 from watcher.extract import extract_bytes
+from watcher.extract.blocks import _joined
 
 CHROME_TOP = """<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Shop</title>
 </head><body>
@@ -340,3 +342,24 @@ def test_financing_offers_are_not_prices() -> None:
     ]
     ex = extract_bytes(shop(cards), "https://sofas.example/")
     assert [e["price"] for e in ex.entries] == [1299, 2299, 3299, 4299]
+
+
+def test_split_numbers_are_joined() -> None:
+    assert _joined("$ 61 .49") == "$ 61.49"
+    assert _joined("1 , 5 and 2 .50 €") == "1,5 and 2.50 €"
+    assert _joined("10,00 €") == "10,00 €"
+
+
+def test_extraction_leaves_no_reference_cycles() -> None:
+    # A closure that calls itself is a cycle: it would hold the page's elements (and so its
+    # whole tree) until the garbage collector runs, which then has every element to visit.
+    body = shop(CARDS, lang="de-DE")
+    extract_bytes(body, "https://lamps.example/c/lamps")
+    gc.collect()
+    gc.disable()
+    try:
+        ex = extract_bytes(body, "https://lamps.example/c/lamps")
+        assert len(ex.entries) == 4
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

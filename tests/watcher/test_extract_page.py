@@ -89,3 +89,29 @@ def test_empty_and_broken_bodies() -> None:
     assert Page.parse(b"", BASE).next_page_url() is None
     broken = Page.parse(b"<div><p>unclosed <b>tags", BASE)
     assert "unclosed" in broken.markdown()
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        (
+            '<html lang="de-AT"><head><meta property="og:price:currency" content="chf">'
+            "</head><body></body></html>",
+            ("de", "AT", "CHF"),
+        ),
+        # The first `<meta>` with a content that names the currency, in document order.
+        (
+            '<html><head><meta property="og:price:currency"><meta property="og:title" '
+            'content="EUR"></head><body><div itemprop="offers"><meta itemprop="priceCurrency" '
+            'content="GBP"></div><meta property="product:price:currency" content="USD">'
+            "</body></html>",
+            ("", "", "GBP"),
+        ),
+        ('<html lang="en-GB"><body><p>Lamps</p></body></html>', ("en", "GB", None)),
+    ],
+)
+def test_locale_from_lang_and_declared_currency(
+    html: str, expected: tuple[str, str, str | None]
+) -> None:
+    locale = Page.parse(html.encode(), BASE).locale
+    assert (locale.language, locale.region, locale.declared) == expected

@@ -9,7 +9,7 @@ import lxml.html
 import pytest
 
 from watcher.extract import Page
-from watcher.extract.tree import new_element, parse_html, text_of
+from watcher.extract.tree import has_microdata, new_element, parse_html, text_of
 from watcher.extract.values import _MARK, has_currency
 
 DOCS = [
@@ -64,6 +64,14 @@ def test_microdata_ids_are_read_where_the_page_refers_to_them() -> None:
     tree = parse_html(body)
     assert tree.xpath("id('p')")  # the table of ids is built for `itemref` only
     assert not parse_html(body.replace(b"itemref", b"data-x")).xpath("id('p')")
+    # Without `itemscope` an `itemref` is no microdata's; a caller may say so itself.
+    assert not parse_html(body.replace(b"itemscope", b"data-y")).xpath("id('p')")
+    assert has_microdata(body)
+    assert parse_html(body, microdata=True).xpath("id('p')")
+    assert not parse_html(body, microdata=False).xpath("id('p')")
+    page = Page.parse(body, "https://e.com/")
+    assert page.has_microdata
+    assert page.tree.xpath("id('p')")
 
 
 def test_a_new_element_is_of_the_pages_class() -> None:

@@ -77,7 +77,9 @@ _PRICE_CLASS = re.compile(
     r"cijena)",  # bounded: `enterprise` is no price
     re.IGNORECASE,
 )
-_JOB = re.compile(r"job|vacanc|position|career|opening|posting|role", re.IGNORECASE)
+# The lookahead rejects a position on its first character before any word is tried (the
+# same matches, a third faster on a block's class and link).
+_JOB = re.compile(r"(?=[jvpcor])(?:job|vacanc|position|career|opening|posting|role)", re.IGNORECASE)
 _SALARY_WORDS = ("salary", "per year", "a year", "/yr", "/year", "p.a.", "per annum", "/hr")
 _TITLE_CLASS = re.compile(
     r"title|name|heading|headline|titel|titre|titolo|titulo|nome|nombre|naam|namn",
@@ -97,6 +99,7 @@ def _attribute_test(pattern: re.Pattern[str]) -> Callable[[str | None], bool]:
 
 
 _old_price_class = _attribute_test(_OLD_PRICE)
+_job_word = _attribute_test(_JOB)
 _title_class = _attribute_test(_TITLE_CLASS)
 _promo_class = _attribute_test(_PROMO_MEMBER)
 _noise_label = _attribute_test(_NOISE_WORDS)
@@ -373,12 +376,16 @@ class _Stats:
         packed, priced, groups, wide = self.packed, self.priced, self.groups, self.wide
         one_price, one_link, one_long = _ONE[_PRICES], _ONE[_LINKS], _ONE[_LONG_LINKS]
         counted, info_of = _COUNTED, _class_info
-        money: dict[str, int] = {}  # a listing repeats its short texts ("Add to cart")
+        # A short text's worth (its length, and a price's worth when it reads as an amount
+        # of money), once each: a listing repeats its short texts ("Add to cart").
+        measured: dict[str, int] = {}
         has_digit = _DIGIT.search
 
-        def money_text(text: str) -> int:
-            """A price's worth (`one_price`) for a text that reads as an amount of money."""
-            return one_price if has_digit(text) and has_currency(text) else 0
+        def measure(text: str) -> int:
+            length = len(text.strip())
+            if length and has_digit(text) and has_currency(text):
+                return length + one_price
+            return length
 
         def walk(el: Any, tag: str, depth: int, psig: str, gsig: str) -> int:
             # Recursion is bounded: libxml2 nests an HTML tree at most 256 deep.
@@ -401,30 +408,68 @@ class _Stats:
             total = 0  # the text length is the lowest field: added as it is
             text = el.text
             if text:
-                total = len(text.strip())
-                if total and len(text) < _PRICE_TEXT:  # prose is not a price
-                    price = money.get(text)
-                    if price is None:
-                        price = money[text] = money_text(text)
-                    total += price
-            for child in el if children else ():
+                if len(text) < _PRICE_TEXT:  # prose is not a price
+                    total = measured.get(text, -1)
+                    if total < 0:
+                        total = measured[text] = measure(text)
+                else:
+                    total = len(text.strip())
+            # A slice of the children: lxml's child iterator costs twice as much per step.
+            for child in el[:] if children else ():
                 child_tag = child.tag
                 if (
                     child_tag.__class__ is str
                     and child_tag not in _UNREAD
                     and (child_tag not in _CHROME or not _page_chrome(child))
                 ):
-                    total += walk(child, child_tag, depth + 1, sig, psig)
+                    if len(child):
+                        # (`walk` is deleted once the walk is done, see below.)
+                        total += walk(child, child_tag, depth + 1, sig, psig)  # noqa: F821
+                    else:
+                        # A leaf (most elements: `<input>`, `<img>`, a `<span>` of text),
+                        # read here: the same as `walk` without children, one call fewer.
+                        leaf_classes = child.get("class")
+                        if leaf_classes:
+                            leaf_sig, price_class = info_of(child_tag, leaf_classes)
+                        else:
+                            leaf_sig, price_class, leaf_classes = child_tag, False, ""
+                        if marked and child in marked:
+                            get = child.get
+                            if _price_label_of(
+                                leaf_classes, get("itemprop"), get("data-testid"), get("data-test")
+                            ):
+                                priced.append(child)
+                        elif price_class:
+                            priced.append(child)
+                        if child_tag not in _NOT_MEMBERS:
+                            groups[(leaf_sig, sig, psig, depth + 1)].append(child)
+                        leaf = 0
+                        text = child.text
+                        if text:
+                            if len(text) < _PRICE_TEXT:
+                                leaf = measured.get(text, -1)
+                                if leaf < 0:
+                                    leaf = measured[text] = measure(text)
+                            else:
+                                leaf = len(text.strip())
+                        if child_tag == "a":
+                            if child.get("href"):
+                                leaf += one_link
+                                if leaf & _MASK >= _LONG_LINK:
+                                    leaf += one_long
+                        elif child_tag in counted:
+                            leaf += counted[child_tag]
+                        packed[child] = leaf
+                        total += leaf
                 tail = child.tail
                 if tail:
-                    length = len(tail.strip())
-                    if length:
+                    if len(tail) < _PRICE_TEXT:
+                        length = measured.get(tail, -1)
+                        if length < 0:
+                            length = measured[tail] = measure(tail)
                         total += length
-                        if len(tail) < _PRICE_TEXT:
-                            price = money.get(tail)
-                            if price is None:
-                                price = money[tail] = money_text(tail)
-                            total += price
+                    else:
+                        total += len(tail.strip())
             if tag == "a":
                 if el.get("href"):
                     total += one_link
@@ -435,7 +480,12 @@ class _Stats:
             packed[el] = total
             return total
 
-        walk(root, tag, depth, psig, gsig)
+        try:
+            walk(root, tag, depth, psig, gsig)
+        finally:
+            # `walk` refers to itself: a cycle that holds `packed` and with it every element
+            # of the page (and so its whole tree) until the garbage collector runs.
+            del walk
 
     def of(self, el: Any) -> list[int]:
         """The element's statistics, by `_TEXT`, `_LINKS`, … (zeros for one not read)."""
@@ -483,8 +533,12 @@ def _in_noise(el: Any, memo: dict[int, bool]) -> bool:
 
 def _item_like(s: list[int]) -> bool:
     """Some text, not a page of links, and a link or a price of its own."""
-    text, links = s[_TEXT], s[_LINKS]
-    return 3 <= text <= 4000 and links <= 15 and (links >= 1 or (s[_PRICES] >= 1 and text >= 12))
+    return _item_like_by(s[_TEXT], s[_LINKS], s[_PRICES])
+
+
+def _item_like_by(text: int, links: int, prices: int) -> bool:
+    """`_item_like` by the statistics it reads."""
+    return 3 <= text <= 4000 and links <= 15 and (links >= 1 or (prices >= 1 and text >= 12))
 
 
 def _distinct_links(members: list[Any]) -> float:
@@ -506,17 +560,21 @@ def _score(members: list[Any], stats: _Stats, memo: dict[int, bool]) -> float:
     n = len(members)
     good = prices = images = heads = linked = titled = 0
     text_total = links_total = 0
+    packed = stats.packed
     for el in members:
-        s = stats.of(el)
-        text, links = s[_TEXT], s[_LINKS]
+        # `stats.of(el)`, unpacked here: the fields are read for every member of a group.
+        total = packed.get(el, 0)
+        text, links = total & _MASK, (total >> _SHIFT) & _MASK
+        price = (total >> _PRICES * _SHIFT) & _MASK
+        head = (total >> _HEADS * _SHIFT) & _MASK
         text_total += text
         links_total += links
-        good += _item_like(s)
+        good += _item_like_by(text, links, price)
         linked += links >= 1
-        titled += s[_LONG_LINKS] >= 1 or s[_HEADS] >= 1
-        prices += s[_PRICES] >= 1
-        images += s[_IMAGES] >= 1
-        heads += s[_HEADS] >= 1
+        titled += (total >> _LONG_LINKS * _SHIFT) & _MASK >= 1 or head >= 1
+        prices += price >= 1
+        images += (total >> _IMAGES * _SHIFT) & _MASK >= 1
+        heads += head >= 1
     if good < 2 or good / n < 0.6:
         return 0.0
     price_frac, image_frac, head_frac = prices / n, images / n, heads / n
@@ -571,8 +629,9 @@ def _periods(stats: _Stats) -> list[list[list[Any]]]:
     each sibling with the signature of the first; three runs at least, of two or more
     elements, none longer than six."""
     found = []
+    packed = stats.packed
     for parent in stats.wide:
-        kids = [c for c in parent if c in stats.packed]
+        kids = [c for c in parent[:] if c in packed]
         if len(kids) < 6:
             continue
         tags = [c.tag for c in kids]
@@ -624,27 +683,35 @@ def _best_spans(stats: _Stats, memo: dict[int, bool], to_beat: float) -> Any:
 # --- Reading one block -------------------------------------------------------------------
 
 
+_STRUCK = frozenset({"del", "s", "strike"})
+
+
 def _text_without_old(el: Any, skip: tuple[str, ...] = ()) -> str:
     """Text of `el` leaving out struck-through and "was" prices (and `skip` elements)."""
     parts: list[str] = []
-
-    def walk(node: Any) -> None:
-        if node.text:
-            parts.append(node.text)
-        for child in node:
-            if isinstance(child.tag, str) and not (
-                child.tag in ("del", "s", "strike")
-                or _old_price_class(child.get("class"))
-                or "line-through" in (child.get("style") or "")
-                or child.tag in _SKIP_TAGS
-                or child.tag in skip
-            ):
-                walk(child)
-            if child.tail:
-                parts.append(child.tail)
-
-    walk(el)
+    _texts_without_old(el, skip, parts)
     return clean(" ".join(parts))
+
+
+def _texts_without_old(node: Any, skip: tuple[str, ...], parts: list[str]) -> None:
+    # A function of its own, not a closure: a closure calling itself is a reference cycle,
+    # which keeps what it refers to (the page's tree) until the garbage collector runs.
+    text = node.text
+    if text:
+        parts.append(text)
+    for child in node[:] if len(node) else ():
+        tag = child.tag  # (each read of a tag is a new string: read once)
+        if isinstance(tag, str) and not (
+            tag in _STRUCK
+            or tag in _SKIP_TAGS
+            or tag in skip
+            or _old_price_class(child.get("class"))
+            or "line-through" in (child.get("style") or "")
+        ):
+            _texts_without_old(child, skip, parts)
+        tail = child.tail
+        if tail:
+            parts.append(tail)
 
 
 def _price_label(el: Any) -> bool:
@@ -706,13 +773,23 @@ _FREE = re.compile(
 _SPLIT_NUMBER = re.compile(r"(\d)\s+([.,])\s*(\d)")
 
 
+def _joined(text: str) -> str:
+    """`text` with its split numbers joined (`$ 61 .49` → `$ 61.49`)."""
+    # A function, not the template `\1\2\3`: re reads a template on every call.
+    return _SPLIT_NUMBER.sub(_join_match, text)
+
+
+def _join_match(match: re.Match[str]) -> str:
+    return match[1] + match[2] + match[3]
+
+
 def _amounts(
     block: Any, locale: Locale, stats: _Stats | None = None, title: str = ""
 ) -> list[Money]:
     """The block's amounts of money, the current ones first: those in a price element,
     else every amount written with a currency; struck-through and "was" prices skipped."""
     for el in _price_elements(block, stats):
-        text = _SPLIT_NUMBER.sub(r"\1\2\3", _text_without_old(el))
+        text = _joined(_text_without_old(el))
         if _FREE.match(text):
             return [(0, None, False)]  # a price element that says "Free": 0, no currency
         tokens = price_tokens(text, locale)
@@ -729,7 +806,7 @@ def _amounts(
     for text in texts:
         if title and len(title) >= 8:
             text = text.replace(title, " ")
-        text = _SAVING.sub(" ", _SPLIT_NUMBER.sub(r"\1\2\3", text))
+        text = _SAVING.sub(" ", _joined(text))
         tokens = price_tokens(text, locale)
         if tokens:
             return tokens
@@ -868,32 +945,38 @@ def _pieces(el: Any) -> list[tuple[str, Any]]:
     """The element's text, a piece per element it is written in (text, that element):
     inline formatting (`<b>`, `<em>`) stays within its piece."""
     pieces: list[tuple[str, Any]] = []
-
-    def walk(node: Any, owner: Any) -> None:
-        if node.text and node.text.strip():
-            pieces.append((node.text, owner))
-        for child in node:
-            if not isinstance(child.tag, str) or child.tag in _SKIP_TAGS:
-                pass
-            elif child.tag in _INLINE:
-                walk(child, owner)
-            else:
-                walk(child, child)
-            if child.tail and child.tail.strip():
-                pieces.append((child.tail, owner))
-
-    walk(el, el)
+    _collect_pieces(el, el, pieces)
     merged: list[tuple[str, Any]] = []
     for text, owner in pieces:
         if merged and merged[-1][1] is owner:
             merged[-1] = (merged[-1][0] + text, owner)
         else:
             merged.append((text, owner))
-    return [(clean(t), o) for t, o in merged if clean(t)]
+    return [(cleaned, o) for t, o in merged if (cleaned := clean(t))]
+
+
+def _collect_pieces(node: Any, owner: Any, pieces: list[tuple[str, Any]]) -> None:
+    # (Not a closure: see `_texts_without_old`.)
+    text = node.text
+    if text and text.strip():
+        pieces.append((text, owner))
+    for child in node[:] if len(node) else ():
+        tag = child.tag
+        if not isinstance(tag, str) or tag in _SKIP_TAGS:
+            pass
+        elif tag in _INLINE:
+            _collect_pieces(child, owner, pieces)
+        else:
+            _collect_pieces(child, child, pieces)
+        tail = child.tail
+        if tail and tail.strip():
+            pieces.append((tail, owner))
 
 
 def _text(el: Any) -> str:
     """The element's text, with a space where one element ends and another begins."""
+    if not len(el):
+        return clean(el.text)  # one piece at most: the same, at a fraction of the cost
     return clean(" ".join(t for t, _ in _pieces(el)))
 
 
@@ -965,9 +1048,15 @@ def _money(item: Item, block: Any, locale: Locale, text: str, stats: _Stats | No
     amounts = _amounts(block, locale, stats, item.title)
     if not amounts:
         return
-    label = f"{block.get('class') or ''} {item.kind} {item.url or ''}"
     thousands = any(k for _, _, k in amounts)
-    if thousands or _JOB.search(label) or any(w in text for w in _SALARY_WORDS):
+    # A job by its class, kind or link (each searched alone: no word spans two of them; the
+    # class and kind repeat on every block and are searched once).
+    job = (
+        _job_word(block.get("class"))
+        or _job_word(item.kind)
+        or _JOB.search(item.url or "") is not None
+    )
+    if thousands or job or any(w in text for w in _SALARY_WORDS):
         values = [(a * 1000 if k else a, c) for a, c, k in amounts[:2]]
         for name, (amount, currency) in (("salaryMin", values[0]), ("salaryMax", values[-1])):
             value: dict[str, Any] = {"n": number(amount)}

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from watcher.extract import markdown as md
-from watcher.extract.tree import parse_html, text_of
+from watcher.extract.tree import has_microdata, parse_html, text_of
 from watcher.extract.values import Locale, absolute, clean
 
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.IGNORECASE)
@@ -39,6 +39,7 @@ _NEXT_WORDS = frozenset(
 )
 _APP_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "react-root")
 _NOISE_TAGS = ("script", "style", "noscript", "template", "svg")
+_CURRENCY_PROPERTIES = frozenset({"og:price:currency", "product:price:currency"})
 
 
 def _charset(body: bytes, content_type: str | None) -> str:
@@ -115,7 +116,14 @@ class Page:
         text, utf8 = self._decoded
         if not text or text.isspace():
             return parse_html(b"")
-        return parse_html(self.body if utf8 else text.encode("utf-8", "replace"))
+        if utf8:
+            return parse_html(self.body, self.has_microdata)
+        return parse_html(text.encode("utf-8", "replace"))
+
+    @cached_property
+    def has_microdata(self) -> bool:
+        """Whether the body may hold microdata (`itemscope`): searched once."""
+        return has_microdata(self.body)
 
     @cached_property
     def base(self) -> str:
@@ -128,13 +136,22 @@ class Page:
     @cached_property
     def locale(self) -> Locale:
         tree = self.tree
-        lang = tree.get("lang") or "".join(tree.xpath("//html/@lang")[:1])
+        # By lxml's tag index: an XPath testing every element costs ten times as much.
+        root = tree.getroottree().getroot()
+        lang = tree.get("lang") or next(
+            (value for html in root.iter("html") if (value := html.get("lang")) is not None), ""
+        )
         declared = None
-        for value in tree.xpath(
-            "//meta[@property='og:price:currency' or @property='product:price:currency' "
-            "or @itemprop='priceCurrency']/@content"
-        )[:1]:
-            declared = str(value)
+        # The first currency a `<meta>` declares.
+        for meta in root.iter("meta"):
+            if (
+                meta.get("property") in _CURRENCY_PROPERTIES
+                or meta.get("itemprop") == "priceCurrency"
+            ):
+                value = meta.get("content")
+                if value is not None:
+                    declared = value
+                    break
         return Locale(str(lang), declared)
 
     def next_page_url(self) -> str | None:

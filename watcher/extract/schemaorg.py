@@ -112,7 +112,7 @@ def _extruct_nodes(page: Page) -> list[Any]:
     """Microdata and RDFa as JSON-LD-shaped dicts, only for pages that use them."""
     raw = page.body
     nodes: list[Any] = []
-    if b"itemscope" in raw:
+    if page.has_microdata:
         from extruct.w3cmicrodata import MicrodataExtractor
 
         try:
