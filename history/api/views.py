@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, cast
 
+import orjson
 from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
@@ -24,6 +25,7 @@ from accounts.throttling import ApiKeyRateThrottle
 from history import signing
 from history.api import reads, schema
 from history.api.errors import ALLOWED_METHODS
+from history.api.renderers import OrjsonRenderer
 
 # Statuses that passed the rate limiter and so carry its headers (spec: Limits, rule 1).
 COUNTED_STATUSES = frozenset({200, 302, 400, 404, 429})
@@ -102,46 +104,63 @@ def _break_cycles(view: ReadViewSet, request: Request, response: HttpResponseBas
 
 
 def _query(request: Request, *names: str) -> dict[str, str | None]:
+    if not request.META.get("QUERY_STRING"):
+        # No query string: every value is absent, and Django's QueryDict need not be built.
+        return dict.fromkeys(names)
     return {name: request.query_params.get(name) for name in names}
+
+
+_JSON = OrjsonRenderer.media_type
+
+
+def _page_response(page: dict[str, Any]) -> HttpResponse:
+    """A page as the response OrjsonRenderer would give (same bytes, same Content-Type).
+
+    Built directly rather than as a DRF `Response`: that is a template response rendered
+    after the view (renderer context, a second content pass), about 15 us a request for
+    bytes this one line produces. Errors still go through DRF's `Response` and renderer.
+    """
+    return HttpResponse(orjson.dumps(page), content_type=_JSON)
 
 
 class SourceViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_SOURCES)
-    def list(self, request: Request) -> Response:
-        return Response(reads.sources(_account(request), **_query(request, "limit", "cursor")))
+    def list(self, request: Request) -> HttpResponse:
+        query = _query(request, "limit", "cursor")
+        return _page_response(reads.sources(_account(request), **query))
 
 
 class SourceEntryViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_SOURCE_ENTRIES)
-    def list(self, request: Request, id: str) -> Response:
+    def list(self, request: Request, id: str) -> HttpResponse:
         query = _query(request, "limit", "cursor")
-        return Response(reads.source_entries(_account(request), id, **query))
+        return _page_response(reads.source_entries(_account(request), id, **query))
 
 
 class FeedViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_UPDATES)
-    def list(self, request: Request) -> Response:
+    def list(self, request: Request) -> HttpResponse:
         query = _query(request, "since", "importance", "limit", "cursor")
-        return Response(reads.updates(_account(request), **query))
+        return _page_response(reads.updates(_account(request), **query))
 
 
 class EntryUpdateViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_ENTRY_UPDATES)
-    def list(self, request: Request, id: str) -> Response:
+    def list(self, request: Request, id: str) -> HttpResponse:
         query = _query(request, "field", "importance", "limit", "cursor")
-        return Response(reads.entry_updates(_account(request), id, **query))
+        return _page_response(reads.entry_updates(_account(request), id, **query))
 
 
 class EntryChangeViewSet(ReadViewSet):
     @extend_schema(**schema.LIST_ENTRY_CHANGES)
-    def list(self, request: Request, id: str) -> Response:
+    def list(self, request: Request, id: str) -> HttpResponse:
         page = reads.entry_changes(
             _account(request),
             id,
             blocks_urls=partial(signing.blocks_urls, request),
             **_query(request, "limit", "cursor"),
         )
-        return Response(page)
+        return _page_response(page)
 
 
 _MEDIA_TYPES = {
