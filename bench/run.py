@@ -166,7 +166,7 @@ def measure_watch(env: dict[str, str], args: list[str]) -> dict[str, Any]:
 
     Its pages are served on loopback, which only DEBUG allows (FETCH_ALLOW_LOOPBACK is
     refused in production), so this group runs with DEBUG=true; the politeness gap is
-    200 ms over 200 loopback hosts, so that politeness is not what is measured."""
+    200 ms over a loopback host per source, so that politeness is not what is measured."""
     watch_env = {
         **env,
         "DEBUG": "true",
