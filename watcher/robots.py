@@ -8,6 +8,7 @@ answer at all, the page's own request fails and its reason is the one recorded.
 
 from __future__ import annotations
 
+import functools
 import time
 from urllib.parse import urlsplit
 
@@ -72,6 +73,12 @@ def _load_shared(origin: str) -> str | None:
     return text
 
 
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str) -> Protego:
+    """The rules of one robots.txt text, parsed once (a site's checks come in runs)."""
+    return Protego.parse(text)
+
+
 def refusal(url: str) -> str | None:
     """Why robots.txt forbids fetching `url`, or None when it is allowed."""
     origin = _origin(url)
@@ -80,6 +87,6 @@ def refusal(url: str) -> str | None:
         return f"{origin}/robots.txt could not be read, so the site may not be fetched for now."
     if not text.strip():
         return None
-    if Protego.parse(text).can_fetch(url, user_agent_token()):
+    if _parsed(text).can_fetch(url, user_agent_token()):
         return None
     return "the site's robots.txt disallows fetching this page for Tidemark."
