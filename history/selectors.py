@@ -33,8 +33,6 @@ _SEVERITY = {"critical": 3, "material": 2, "minor": 1}
 
 _id = ids.encode  # one global lookup on the hot path
 _parent_id = ids.encode_parent
-_loads = orjson.loads
-_UPDATE, _CHANGE, _ENTRY, _SOURCE = ids.UPDATE, ids.CHANGE, ids.ENTRY, ids.SOURCE
 
 
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -267,69 +265,28 @@ _FEED_SQL = f"""
 
 
 def _feed_update(row: Sequence[Any]) -> dict[str, Any]:
-    """A FeedUpdate: an Update plus both parent-context forms (DESIGN decision 3).
-
-    The hottest function of the read API (26 calls a feed page), so it is written out in one
-    piece rather than on `_update_body`: one tuple unpacking, no helper calls for absent
-    fields. Keys are added in the same order as `_update` + `_update_body`, and the optional
-    fields are left out exactly when those leave them out.
-    """
-    (
-        pk,
-        at,
-        change_pk,
-        update_type,
-        field,
-        value_change,
-        importance,
-        headline,
-        description,
-        start_block,
-        end_block,
-        block,
-        entry_pk,
-        source_pk,
-        entry_title,
-        entry_url,
-        kind,
-        source_url,
-    ) = row
-    entry_id = _parent_id(_ENTRY, entry_pk)
-    source_id = _parent_id(_SOURCE, source_pk)
+    """A FeedUpdate: an Update plus both parent-context forms (DESIGN decision 3)."""
+    entry_pk, source_pk, entry_title, entry_url, kind, source_url = row[_UPDATE_WIDTH:]
+    entry_id = _parent_id(ids.ENTRY, entry_pk)
+    source_id = _parent_id(ids.SOURCE, source_pk)
     item: dict[str, Any] = {
-        "id": _id(_UPDATE, pk),
-        "at": at,
-        "changeId": _parent_id(_CHANGE, change_pk),
+        "id": _id(ids.UPDATE, row[0]),
+        "at": row[1],
+        "changeId": _parent_id(ids.CHANGE, row[2]),
         "entryId": entry_id,
         "sourceId": source_id,
-        "updateType": update_type,
+        "updateType": row[3],
     }
-    if field is not None:
-        item["field"] = field
-    if value_change is not None:
-        item["valueChange"] = (
-            _loads(value_change) if isinstance(value_change, str | bytes) else value_change
-        )
-    if importance is not None:
-        item["importance"] = importance
-    if headline is not None:
-        item["headline"] = headline
-    if description is not None:
-        item["description"] = description
-    if start_block is not None:
-        item["startBlockId"] = start_block
-    if end_block is not None:
-        item["endBlockId"] = end_block
-    if block is not None:
-        item["blockId"] = block
+    _update_body(item, row)
     item["entryTitle"] = entry_title
     if entry_url is not None:
         item["entryUrl"] = entry_url
-    if kind is None:
-        item["entry"] = {"id": entry_id, "title": entry_title}
-    else:
+    if kind is not None:
         item["kind"] = kind
-        item["entry"] = {"id": entry_id, "title": entry_title, "kind": kind}
+    entry: dict[str, Any] = {"id": entry_id, "title": entry_title}
+    if kind is not None:
+        entry["kind"] = kind
+    item["entry"] = entry
     item["source"] = {"id": source_id, "url": source_url}
     return item
 

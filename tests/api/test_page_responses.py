@@ -108,7 +108,7 @@ _PARENT_FIELDS = ("entryId", "sourceId", "entryTitle", "entryUrl", "kind", "entr
 )
 @pytest.mark.parametrize("parents", [(11, 13, "Kettle", "https://k", "product", "https://s")])
 def test_a_feed_update_is_the_update_plus_its_parents(row, parents):
-    """`_feed_update` is written out for speed; it must stay `_update` plus the parents."""
+    """A feed item is `_update` plus the parents, key order included."""
     full = (*row, *parents)
     feed = selectors._feed_update(full)
     update = selectors._update(row)
