@@ -900,8 +900,9 @@ def measure_webhooks(
 
 
 def start_servers(env: dict[str, str], workers: int, threads: int) -> dict[str, Any]:
-    """The production web command of the Procfile (gunicorn config.wsgi, access log on
-    stdout), with the limiter and without it, and the floor; same worker counts."""
+    """The production web command of the Procfile (gunicorn config.wsgi with its settings
+    file, access log on stdout), with the limiter and without it, and the floor; same worker
+    counts."""
     common = [
         "--workers",
         str(workers),
@@ -915,6 +916,8 @@ def start_servers(env: dict[str, str], workers: int, threads: int) -> dict[str, 
         [
             gunicorn,
             "config.wsgi",
+            "-c",
+            "python:config.gunicorn",
             "--bind",
             f"127.0.0.1:{APP_PORT}",
             "--access-logfile",
@@ -928,6 +931,8 @@ def start_servers(env: dict[str, str], workers: int, threads: int) -> dict[str, 
         [
             gunicorn,
             "config.wsgi",
+            "-c",
+            "python:config.gunicorn",
             "--bind",
             f"127.0.0.1:{NOLIMIT_PORT}",
             "--access-logfile",
@@ -989,7 +994,8 @@ def start_s3_app(
         "AWS_SECRET_ACCESS_KEY": "bench-secret",
     }
     app = start(
-        [str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{S3_APP_PORT}",
+        [str(BIN / "gunicorn"), "config.wsgi", "-c", "python:config.gunicorn",
+         "--bind", f"127.0.0.1:{S3_APP_PORT}",
          "--workers", str(workers), "--threads", str(threads)],
         s3_env, "gunicorn-s3",
     )  # fmt: skip
