@@ -5,9 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Q
 
+from history.ingest import ingest
 from history.models import Change, Entry, Source, Update
 from tests.factories import UpdateFactory
+from tests.history.conftest import fetch_doc
 
 pytestmark = pytest.mark.django_db
 
@@ -26,3 +30,33 @@ def test_deleting_a_source_deletes_its_updates() -> None:
     update: Any = UpdateFactory()
     Source.objects.filter(pk=update.source_id).delete()
     assert not Update.objects.filter(pk=update.pk).exists()
+
+
+def test_ingestion_copies_each_updates_account_and_source_from_its_entry(account: Any) -> None:
+    """Update.account and Update.source have no database constraint (history/models.py):
+    ingestion, their only writer, must copy them from the entry's source."""
+    other = fetch_doc("acme", [{"identityKey": "x", "title": "X", "price": 1}])
+    other["source"]["url"] = "https://shop.example.com/other"
+    for doc in (
+        fetch_doc("acme", [{"identityKey": "a", "title": "A", "price": 1}]),
+        other,
+        fetch_doc("acme", [{"identityKey": "a", "title": "A", "price": 2}]),
+        fetch_doc("acme", [{"identityKey": "b", "title": "B"}]),
+    ):
+        ingest(doc)
+    assert Update.objects.count() == 5  # a new, x new, a repriced, a removed, b new
+    mismatched = Update.objects.filter(
+        ~Q(source_id=F("entry__source_id")) | ~Q(account_id=F("entry__account_id"))
+    )
+    assert not mismatched.exists()
+
+
+def test_the_entrys_foreign_key_still_refuses_an_orphaned_update() -> None:
+    update: Any = UpdateFactory()
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM history_entry WHERE id = %s", [update.entry_id])
+        with pytest.raises(IntegrityError):
+            connection.check_constraints(table_names=["history_update"])
+        transaction.set_rollback(True)
+    assert Update.objects.filter(pk=update.pk, entry_id=update.entry_id).exists()
