@@ -410,9 +410,21 @@ _CARDS_SQL = f"""
     JOIN history_change c ON c.id = page.change_id
     LEFT JOIN history_pagestate cs ON cs.id = c.current_state_id
     LEFT JOIN history_pagestate ps ON ps.id = c.previous_state_id
-    JOIN history_update u ON u.entry_id = %s AND u.change_id = page.change_id
+    {{updates}}
     ORDER BY page.at DESC, page.change_id DESC, u.id ASC
 """
+# A change's updates for this entry: PostgreSQL looks them up by the whole key of
+# update_entry_change in a subquery that `OFFSET 0` keeps apart (see cards_page); SQLite has
+# no LATERAL and plans each statement afresh.
+_CARD_UPDATES = {
+    "postgresql": f"""CROSS JOIN LATERAL (
+        SELECT {_UPDATE_COLUMNS} FROM history_update u
+        WHERE u.entry_id = %s AND u.at = page.at AND u.change_id = page.change_id
+        OFFSET 0
+    ) u""",
+    "sqlite": "JOIN history_update u"
+    " ON u.entry_id = %s AND u.at = page.at AND u.change_id = page.change_id",
+}
 _CARD_WIDTH = 10
 
 
@@ -430,13 +442,18 @@ def cards_page(account_id: int, entry_id: int, after: SortKey | None, limit: int
 
     One query: a CTE picks the page of changes by keyset over (at, change_id) on index
     update_entry_change, then the changes and all their updates for this entry are joined.
+    Each change's updates are looked up by the whole key of update_entry_change (entry, at,
+    change) in a subquery that `OFFSET 0` keeps apart: joined directly, the generic plan of
+    the prepared statement looked them up by (entry, change) alone, skipping `at`, and read
+    the entry's whole history once per card (0.6 -> 3.7 ms for the bench's hot entry).
     The caller has already checked that the entry belongs to `account_id`. Every update of
     one fetch carries the fetch's `at` (ingestion stamps them together), so a change appears
     once in the page.
     """
     after_sql = " AND (u.at, u.change_id) < (%s, %s)" if after is not None else ""
     params: list[Any] = [entry_id, *(after or ()), limit + 1, entry_id]
-    rows = _fetch(_CARDS_SQL.replace("{after}", after_sql), params)
+    sql = _CARDS_SQL.replace("{updates}", _CARD_UPDATES[connection.vendor])
+    rows = _fetch(sql.replace("{after}", after_sql), params)
     cards: list[Card] = []
     current: Card | None = None
     severity = 0  # most severe importance seen on the card; 0 = no row had one

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from history import selectors
 from history.models import Change, Update
 from tests.api.conftest import History
 from tests.factories import EntryFactory, SourceFactory
@@ -210,3 +212,59 @@ def test_timeline_cards_page_by_index_on_postgresql(client, auth, account):
         "Index Only Scan using update_entry_change " in plan
     ), plan
     assert "Seq Scan on history_update" not in plan, plan
+
+
+def test_timeline_cards_generic_plan_looks_each_change_up_by_its_whole_key(client, auth, account):
+    """psycopg prepares a statement after five runs, and PostgreSQL may then keep a generic
+    plan: the cards' updates must still be found by (entry, at, change), not by (entry,
+    change) with the entry's whole history read once per card."""
+    if connection.vendor != "postgresql":
+        pytest.skip("EXPLAIN plans are checked on PostgreSQL")
+    entry: Any = EntryFactory(source=SourceFactory(account=account))
+    changes = Change.objects.bulk_create(
+        Change(account=account, source=entry.source, at=i, outcome="ok") for i in range(2_000)
+    )
+    Update.objects.bulk_create(
+        Update(
+            account=account,
+            source=entry.source,
+            entry=entry,
+            change=c,
+            at=c.at,
+            update_type="modified",
+            field="price",
+        )
+        for c in changes
+    )
+    with connection.cursor() as db:
+        db.execute("ANALYZE history_update")
+        db.execute("ANALYZE history_change")
+    response = client.get(f"/v1/entries/{entry.public_id}/changes?limit=25", headers=auth)
+    assert response.status_code == 200
+    assert len(response.json()["data"]) == 25
+    text = selectors._CARDS_SQL.replace("{updates}", selectors._CARD_UPDATES["postgresql"]).replace(
+        "{after}", ""
+    )
+    counter = iter(range(1, 10))
+    text = re.sub("%s", lambda _: f"${next(counter)}", text)
+    with connection.cursor() as db:
+        db.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        db.execute(f"PREPARE cards_generic(bigint, bigint, bigint) AS {text}")
+        try:
+            db.execute(f"EXPLAIN EXECUTE cards_generic({int(entry.pk)}, 26, {int(entry.pk)})")
+            plan = "\n".join(row[0] for row in db.fetchall())
+        finally:
+            db.execute("DEALLOCATE cards_generic")
+    assert "$1" in plan, plan  # a generic plan indeed
+    # Each card's updates: by the change's own index, or by update_entry_change's whole key.
+    # (entry, change) alone on update_entry_change would skip `at` and read the entry's
+    # whole history once per card.
+    by_change = [
+        node for node in plan.split("->") if re.search(r"Index Cond: .*change_id = ", node)
+    ]
+    assert by_change, plan
+    for node in by_change:
+        if "update_entry_change" in node:
+            assert re.search(r"Index Cond: \(.*\(at = .*\(change_id = ", node), plan
+        else:
+            assert "history_update_change_id_" in node, plan
