@@ -180,12 +180,11 @@ def test_the_deepest_feed_page_uses_the_index_without_sorting(client, auth, big_
     assert "OFFSET" not in sql.upper()
 
 
-def test_timeline_cards_page_by_index_on_postgresql(client, auth, account):
-    if connection.vendor != "postgresql":
-        pytest.skip("EXPLAIN plans are checked on PostgreSQL")
+def _entry_with_history(account: Any, changes: int, fields: tuple[str, ...]) -> Any:
+    """One entry with `changes` changes, one update per field each; statistics refreshed."""
     entry: Any = EntryFactory(source=SourceFactory(account=account))
-    changes = Change.objects.bulk_create(
-        Change(account=account, source=entry.source, at=i, outcome="ok") for i in range(3_000)
+    made = Change.objects.bulk_create(
+        Change(account=account, source=entry.source, at=i, outcome="ok") for i in range(changes)
     )
     Update.objects.bulk_create(
         Update(
@@ -197,12 +196,19 @@ def test_timeline_cards_page_by_index_on_postgresql(client, auth, account):
             update_type="modified",
             field=f,
         )
-        for c in changes
-        for f in ("price", "title")
+        for c in made
+        for f in fields
     )
     with connection.cursor() as db:
         db.execute("ANALYZE history_update")
         db.execute("ANALYZE history_change")
+    return entry
+
+
+def test_timeline_cards_page_by_index_on_postgresql(client, auth, account):
+    if connection.vendor != "postgresql":
+        pytest.skip("EXPLAIN plans are checked on PostgreSQL")
+    entry = _entry_with_history(account, 3_000, ("price", "title"))
     url = f"/v1/entries/{entry.public_id}/changes?limit=25"
     _, cursor = page_sql(client, url, auth)
     for _ in range(3):
@@ -220,25 +226,7 @@ def test_timeline_cards_generic_plan_looks_each_change_up_by_its_whole_key(clien
     change) with the entry's whole history read once per card."""
     if connection.vendor != "postgresql":
         pytest.skip("EXPLAIN plans are checked on PostgreSQL")
-    entry: Any = EntryFactory(source=SourceFactory(account=account))
-    changes = Change.objects.bulk_create(
-        Change(account=account, source=entry.source, at=i, outcome="ok") for i in range(2_000)
-    )
-    Update.objects.bulk_create(
-        Update(
-            account=account,
-            source=entry.source,
-            entry=entry,
-            change=c,
-            at=c.at,
-            update_type="modified",
-            field="price",
-        )
-        for c in changes
-    )
-    with connection.cursor() as db:
-        db.execute("ANALYZE history_update")
-        db.execute("ANALYZE history_change")
+    entry = _entry_with_history(account, 2_000, ("price",))
     response = client.get(f"/v1/entries/{entry.public_id}/changes?limit=25", headers=auth)
     assert response.status_code == 200
     assert len(response.json()["data"]) == 25
