@@ -15,6 +15,7 @@ PostgreSQL and SQLite (row-value comparisons need SQLite >= 3.15).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -323,8 +324,7 @@ def feed_page(
         sql += " AND u.at >= %s"
         params.append(since)
     sql = _keyset(sql, params, ("u.at", "u.id"), after, limit)
-    feed_update = _feed_update
-    return [((row[1], row[0]), feed_update(row)) for row in _fetch(sql, params)]
+    return [((row[1], row[0]), _feed_update(row)) for row in _fetch(sql, params)]
 
 
 def feed_updates_by_ids(account_id: int, update_ids: list[int]) -> list[dict[str, Any]]:
@@ -428,6 +428,13 @@ _CARD_UPDATES = {
 _CARD_WIDTH = 10
 
 
+@functools.cache
+def _cards_sql(vendor: str, paged: bool) -> str:
+    """`_CARDS_SQL` for a database vendor, with the keyset condition when `paged`."""
+    after = " AND (u.at, u.change_id) < (%s, %s)" if paged else ""
+    return _CARDS_SQL.replace("{updates}", _CARD_UPDATES[vendor]).replace("{after}", after)
+
+
 @dataclass(slots=True)
 class Card:
     """A timeline card under construction; `has_blocks` lets the view sign `blocksUrl`."""
@@ -450,10 +457,8 @@ def cards_page(account_id: int, entry_id: int, after: SortKey | None, limit: int
     one fetch carries the fetch's `at` (ingestion stamps them together), so a change appears
     once in the page.
     """
-    after_sql = " AND (u.at, u.change_id) < (%s, %s)" if after is not None else ""
     params: list[Any] = [entry_id, *(after or ()), limit + 1, entry_id]
-    sql = _CARDS_SQL.replace("{updates}", _CARD_UPDATES[connection.vendor])
-    rows = _fetch(sql.replace("{after}", after_sql), params)
+    rows = _fetch(_cards_sql(connection.vendor, after is not None), params)
     cards: list[Card] = []
     current: Card | None = None
     severity = 0  # most severe importance seen on the card; 0 = no row had one

@@ -230,9 +230,7 @@ def test_timeline_cards_generic_plan_looks_each_change_up_by_its_whole_key(clien
     response = client.get(f"/v1/entries/{entry.public_id}/changes?limit=25", headers=auth)
     assert response.status_code == 200
     assert len(response.json()["data"]) == 25
-    text = selectors._CARDS_SQL.replace("{updates}", selectors._CARD_UPDATES["postgresql"]).replace(
-        "{after}", ""
-    )
+    text = selectors._cards_sql("postgresql", paged=False)
     counter = iter(range(1, 10))
     text = re.sub("%s", lambda _: f"${next(counter)}", text)
     with connection.cursor() as db:
