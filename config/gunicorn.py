@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import traceback
@@ -52,15 +53,13 @@ class AccessLogger(glogging.Logger):
 
 
 _ATOM = re.compile(r"%\(([^)]*)\)")
-_formats: dict[str, tuple[str, ...] | None] = {}
 
 
+@functools.cache
 def _atom_names(log_format: str) -> tuple[str, ...] | None:
     """The atoms a format names; None when one is a header or environ atom (`{name}i`)."""
-    if log_format not in _formats:
-        names = tuple(dict.fromkeys(_ATOM.findall(log_format)))
-        _formats[log_format] = None if any(n.startswith("{") for n in names) else names
-    return _formats[log_format]
+    names = tuple(dict.fromkeys(_ATOM.findall(log_format)))
+    return None if any(n.startswith("{") for n in names) else names
 
 
 logger_class = AccessLogger
