@@ -10,10 +10,11 @@ end-to-end account is deleted at the end.
   against the floor of parsing it with lxml alone (and `extract`'s median CPU time, which
   other work on the machine disturbs less than the clock);
 - claim: `schedule.claim(1000)` over `--tick-sources` due watched sources (PostgreSQL);
-- end to end: `--sources` watched sources of `--items` items each, each on a loopback host
-  of its own (127.0.0.2, 127.0.0.3, …) so that politeness per host is not what is measured
-  (with five sources a host, the claim's order put two checks of one host inside the
-  200 ms gap often enough to hold the workers asleep a third of the time),
+- end to end: `--sources` watched sources of `--items` items each, all served on
+  127.0.0.1 and each answer closing its connection (every check connects afresh, as for
+  sources on different hosts); politeness still runs its scripts for every check, with no
+  gap and room for every worker process on the one host, so that it is not what is
+  measured (with a 200 ms gap the workers slept through a third of a round),
   checked by a real Celery worker: once to seed, once with every page changed a little, once
   unchanged; the floor is plain GETs of the same pages with as many threads as the worker
   has processes; and the worker's CPU time per check in each round;
@@ -276,12 +277,13 @@ def measure_claim(count: int, runs: int) -> dict[str, float]:
 
 
 class Sites:
-    """Minimal HTTP/1.1 servers on 127.0.0.2 … (asyncio, one thread): page bytes per path,
-    with an ETag, answering 304 to a matching If-None-Match."""
+    """A minimal HTTP/1.1 server on 127.0.0.1 (asyncio, one thread): page bytes per path,
+    with an ETag, answering 304 to a matching If-None-Match. Every answer closes its
+    connection (`Connection: close`), so each check connects afresh, as checks of sources
+    on different hosts do."""
 
-    def __init__(self, hosts: int) -> None:
+    def __init__(self) -> None:
         self.pages: dict[str, bytes] = {}
-        self.hosts = [f"127.0.{(i + 2) // 256}.{(i + 2) % 256}" for i in range(hosts)]
         self.loop = asyncio.new_event_loop()
         self.port = 0
         ready = threading.Event()
@@ -292,10 +294,8 @@ class Sites:
         asyncio.set_event_loop(self.loop)
 
         async def start() -> None:
-            first = await asyncio.start_server(self._serve, self.hosts[0], 0)
-            self.port = first.sockets[0].getsockname()[1]
-            for host in self.hosts[1:]:
-                await asyncio.start_server(self._serve, host, self.port)
+            server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+            self.port = server.sockets[0].getsockname()[1]
 
         self.loop.run_until_complete(start())
         ready.set()
@@ -303,35 +303,38 @@ class Sites:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                path = head.split(b" ", 2)[1].decode()
-                match = re.search(rb"(?i)if-none-match: *([^\r\n]+)", head)
-                body = self.pages.get(path)
-                if body is None:
-                    writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+            head = await reader.readuntil(b"\r\n\r\n")
+            path = head.split(b" ", 2)[1].decode()
+            match = re.search(rb"(?i)if-none-match: *([^\r\n]+)", head)
+            body = self.pages.get(path)
+            close = b"Connection: close\r\n"
+            if body is None:
+                writer.write(b"HTTP/1.1 404 Not Found\r\n" + close + b"Content-Length: 0\r\n\r\n")
+            else:
+                tag = b'"' + hashlib.md5(body).hexdigest().encode() + b'"'
+                if match and match.group(1).strip() == tag:
+                    writer.write(
+                        b"HTTP/1.1 304 Not Modified\r\n" + close + b"ETag: " + tag + b"\r\n\r\n"
+                    )
                 else:
-                    tag = b'"' + hashlib.md5(body).hexdigest().encode() + b'"'
-                    if match and match.group(1).strip() == tag:
-                        writer.write(b"HTTP/1.1 304 Not Modified\r\nETag: " + tag + b"\r\n\r\n")
-                    else:
-                        writer.write(
-                            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
-                            b"ETag: "
-                            + tag
-                            + b"\r\nContent-Length: "
-                            + str(len(body)).encode()
-                            + b"\r\n\r\n"
-                            + body
-                        )
-                await writer.drain()
+                    writer.write(
+                        b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+                        + close
+                        + b"ETag: "
+                        + tag
+                        + b"\r\nContent-Length: "
+                        + str(len(body)).encode()
+                        + b"\r\n\r\n"
+                        + body
+                    )
+            await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
             writer.close()
 
     def url(self, i: int) -> str:
-        return f"http://{self.hosts[i % len(self.hosts)]}:{self.port}/list/{i}"
+        return f"http://127.0.0.1:{self.port}/list/{i}"
 
 
 def _worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -367,7 +370,7 @@ def _round(account: Account, expected_changes: int, timeout: float) -> float:
 
 
 def measure_end_to_end(sources: int, items: int) -> dict[str, Any]:
-    sites = Sites(sources)  # a host per source
+    sites = Sites()
     account = _account("bench-watch")
     now = now_ms()
     made = Source.objects.bulk_create(
@@ -416,7 +419,6 @@ def measure_end_to_end(sources: int, items: int) -> dict[str, Any]:
     return {
         "sources": sources,
         "items": items,
-        "hosts": len(sites.hosts),
         "seed_per_s": sources / seed,
         "changed_per_s": sources / changed,
         "unchanged_per_s": sources / unchanged,
@@ -446,7 +448,7 @@ def _tree_rss_mb(pid: int) -> float:
 def measure_render(pages: int) -> dict[str, float]:
     if not render.available():
         return {}
-    sites = Sites(1)
+    sites = Sites()
     app = (
         "<!doctype html><html><body><div id='root'></div><script>document.getElementById('root')"
         ".innerHTML = Array.from({length: 40}, (_, i) => `<div class='card'><h3><a href='/p/${i}'>"
