@@ -242,3 +242,22 @@ def test_rdfa_products() -> None:
         ("Record 2", 22, "GBP"),
     ]
     assert ex.entries[1]["url"] == "https://vinyl.example/r/1"
+
+
+def test_microdata_job_location_written_as_text() -> None:
+    """A nested item with no properties of its own (`<span itemprop="address" itemscope
+    itemtype=".../PostalAddress">London</span>`): its text is the location."""
+    jobs = "".join(
+        f'<article itemscope itemtype="http://schema.org/JobPosting"><h2><a itemprop="url" '
+        f'href="/job/{n}"><span itemprop="title">Engineer {n}</span></a></h2>'
+        '<div itemprop="hiringOrganization" itemscope itemtype="http://schema.org/Organization">'
+        f'<span itemprop="name">Firm {n}</span></div><div itemprop="jobLocation" itemscope '
+        'itemtype="http://schema.org/Place"><span itemprop="address" itemscope '
+        'itemtype="http://schema.org/PostalAddress"> London, England </span></div></article>'
+        for n in range(3)
+    )
+    ex = extract_bytes(page(body=jobs), "https://jobs.example/search")
+    assert ex.method == "schema.org"
+    assert [e["attributes"] for e in ex.entries] == [
+        {"location": {"s": "London, England"}, "company": {"s": f"Firm {n}"}} for n in range(3)
+    ]

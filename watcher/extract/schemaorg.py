@@ -138,7 +138,13 @@ def _from_microdata(node: Any) -> Any:
     """extruct's microdata (`type`, `properties`) as JSON-LD-shaped dicts."""
     if isinstance(node, list):
         return [_from_microdata(x) for x in node]
-    if not isinstance(node, dict) or "properties" not in node:
+    if not isinstance(node, dict):
+        return node
+    if "properties" not in node:
+        # An item with no properties of its own (`<span itemprop="address" itemscope
+        # itemtype=".../PostalAddress">London</span>`): its text is its value.
+        if "value" in node and "type" in node:
+            return {"@type": node["type"] or "", "@value": node["value"]}
         return node
     out: dict[str, Any] = {"@type": node.get("type") or ""}
     for key, value in node["properties"].items():
@@ -275,9 +281,11 @@ def _place(value: Any) -> str:
         ]
         if parts:
             return ", ".join(p for p in parts if p)
+        if address.get("@value"):
+            return _text(address)
     elif isinstance(address, str) and address.strip():
         return clean(address)
-    return _text(value.get("name"))
+    return _text(value)
 
 
 def _salary(item: Item, salary: Any, locale: Locale) -> None:
