@@ -363,3 +363,55 @@ def test_extraction_leaves_no_reference_cycles() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def _story(n: int, excerpt: str) -> str:
+    return (
+        f'<li class="post"><article><h2><a href="/2026/11/story-{n}">Story number {n} of the '
+        f'day</a></h2><p class="excerpt">{excerpt}</p><p class="byline">by Reporter {n}</p>'
+        f'<a class="comments" href="/2026/11/story-{n}#comments">{n + 3}</a></article></li>'
+    )
+
+
+def test_amounts_a_few_excerpts_mention_are_not_prices() -> None:
+    """A news list where two excerpts of twelve mention money: no item has a price."""
+    excerpts = ["The council met again on Tuesday to talk it over."] * 12
+    excerpts[3] = "The game's new costume launches today on two consoles for $6."
+    excerpts[7] = "The company spent more than $4 million on lobbyists last year."
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + '<ul class="stories">'
+        + "".join(_story(n, text) for n, text in enumerate(excerpts))
+        + "</ul>"
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://news.example/")
+    assert ex.method == "blocks"
+    assert len(ex.entries) == 12
+    assert [e.get("price") for e in ex.entries] == [None] * 12
+    assert ex.entry_kinds[0]["hasPrice"] is False
+
+
+def test_prices_most_items_show_in_text_are_kept() -> None:
+    """Prices written in plain text (no price element) on most of a list's items stay."""
+    rows = [
+        f'<li><a href="/boats/{n}">Sailing boat model {n}</a><p>Asking ${n + 1},500 or best '
+        "offer</p></li>"
+        for n in range(6)
+    ]
+    rows[2] = '<li><a href="/boats/2">Sailing boat model 2</a><p>Price on request</p></li>'
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + '<ul class="boats">'
+        + "".join(rows)
+        + "</ul>"
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://boats.example/")
+    assert [e.get("price") for e in ex.entries] == [1500, 2500, None, 4500, 5500, 6500]
+
+
+def test_a_price_in_millions() -> None:
+    cards = [card(f"house-{n}", f"Town house {n}", f"${n}.25 million") for n in range(1, 5)]
+    ex = extract_bytes(shop(cards), "https://homes.example/sale")
+    assert [e["price"] for e in ex.entries] == [1_250_000, 2_250_000, 3_250_000, 4_250_000]

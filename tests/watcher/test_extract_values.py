@@ -112,3 +112,19 @@ def test_price_tokens_in_running_text() -> None:
     assert price_tokens("US$182 US$142 per night", EN) == [(182, "USD", False), (142, "USD", False)]
     assert price_tokens("1.299,00 € statt 1.499,00 €", Locale("de"))[0][:2] == (1299, "EUR")
     assert price_tokens("USB 3 cable, LED 2 pack", EN) == []
+
+
+def test_amounts_in_millions() -> None:
+    """In running text "$4 million" is a figure, not a price; in a price element it is read
+    at its scale."""
+    from watcher.extract.values import price_tokens
+
+    assert price_tokens("spent more than $4 million on lobbyists, now $349", EN) == [
+        (349, "USD", False)
+    ]
+    assert price_tokens("$1.2 million", EN, scaled=True) == [(1_200_000, "USD", False)]
+    assert price_tokens("€2,5 Mrd.", Locale("de"), scaled=True) == [(2_500_000_000, "EUR", False)]
+    assert price_tokens("£3.5bn", EN, scaled=True) == [(3_500_000_000, "GBP", False)]
+    assert price_tokens("€1,5 Mio.", Locale("de"), scaled=True) == [(1_500_000, "EUR", False)]
+    assert price_tokens("₹2 crore", EN, scaled=True) == [(20_000_000, "INR", False)]
+    assert price_tokens("$72k", EN, scaled=True) == [(72, "USD", True)]

@@ -785,21 +785,22 @@ def _join_match(match: re.Match[str]) -> str:
 
 def _amounts(
     block: Any, locale: Locale, stats: _Stats | None = None, title: str = ""
-) -> list[Money]:
-    """The block's amounts of money, the current ones first: those in a price element,
-    else every amount written with a currency; struck-through and "was" prices skipped."""
+) -> tuple[list[Money], bool]:
+    """The block's amounts of money, the current ones first, and whether they were read in
+    running text: those in a price element, else every amount written with a currency;
+    struck-through and "was" prices skipped."""
     for el in _price_elements(block, stats):
         text = _joined(_text_without_old(el))
         if _FREE.match(text):
-            return [(0, None, False)]  # a price element that says "Free": 0, no currency
-        tokens = price_tokens(text, locale)
+            return [(0, None, False)], False  # a price element that says "Free": 0
+        tokens = price_tokens(text, locale, scaled=True)
         if tokens:
-            return tokens
+            return tokens, False
         content = el.get("content")
         found = parse_price(content or text, locale) if (content or len(text) <= 30) else None
         if found is not None:
             # `499,-` in a price element: the currency the page is written for.
-            return [(found[0], found[1] or locale.page_currency(), False)]
+            return [(found[0], found[1] or locale.page_currency(), False)], False
     # Headings and the title are names: a year, a model number or "$4.2M budget" there is
     # not a price.
     texts = [_text_without_old(block, skip=_HEADINGS), _text_without_old(block)]
@@ -809,12 +810,12 @@ def _amounts(
         text = _SAVING.sub(" ", _joined(text))
         tokens = price_tokens(text, locale)
         if tokens:
-            return tokens
+            return tokens, True
     # No amount at all, and an element that says just "Free" (an app's get button).
     for el in block.iter("a", "button", "span", "div", "p", "strong", "b"):
         if len(el) == 0 and _FREE.match(clean(el.text or "")):
-            return [(0, None, False)]
-    return []
+            return [(0, None, False)], False
+    return [], False
 
 
 def _links(block: Any) -> list[Any]:
@@ -1042,12 +1043,13 @@ def _stock(text: str) -> bool | None:
     return None
 
 
-def _money(item: Item, block: Any, locale: Locale, text: str, stats: _Stats | None = None) -> None:
+def _money(item: Item, block: Any, locale: Locale, text: str, stats: _Stats | None = None) -> bool:
     """The price, or for a job its salary range (`salaryMin`, `salaryMax`, unit currency).
-    `text` is the block's text in lower case."""
-    amounts = _amounts(block, locale, stats, item.title)
+    `text` is the block's text in lower case. True when the price was read in running text
+    (no price element holds it)."""
+    amounts, in_text = _amounts(block, locale, stats, item.title)
     if not amounts:
-        return
+        return False
     thousands = any(k for _, _, k in amounts)
     # A job by its class, kind or link (each searched alone: no word spans two of them; the
     # class and kind repeat on every block and are searched once).
@@ -1063,9 +1065,10 @@ def _money(item: Item, block: Any, locale: Locale, text: str, stats: _Stats | No
             if currency:
                 value["unit"] = currency
             item.attributes[name] = value
-        return
+        return False
     amount, currency, _k = amounts[0]
     item.price, item.currency = amount, currency
+    return in_text
 
 
 _TEXTS = etree.XPath(".//text()", smart_strings=False)  # itertext's pieces, a quarter the cost
@@ -1108,7 +1111,11 @@ def _hidden_or_promo(chain: list[Any]) -> bool:
     return False
 
 
-def _block_item(block: Any, page: Page, stats: _Stats | None = None) -> Item | None:
+def _block_item(
+    block: Any, page: Page, stats: _Stats | None = None, in_text: list[Item] | None = None
+) -> Item | None:
+    """The block as an item; one whose price was read in running text is added to
+    `in_text`."""
     chain = _wrappers(block)
     if _hidden_or_promo(chain):
         return None
@@ -1129,7 +1136,8 @@ def _block_item(block: Any, page: Page, stats: _Stats | None = None) -> Item | N
     # Stock and salary words sit in short texts: a long description is left out of the
     # searches (each `in` scans the whole text).
     text = " ".join([t for t in _TEXTS(block) if len(t) < _PRICE_TEXT]).lower()
-    _money(item, block, page.locale, text, stats)
+    if _money(item, block, page.locale, text, stats) and in_text is not None:
+        in_text.append(item)
     stock = _stock(text)
     if stock is not None:
         item.attributes["inStock"] = {"b": stock}
@@ -1240,5 +1248,24 @@ def block_items(page: Page) -> list[Item]:
         width = Counter(_width(row) for row in members).most_common(1)[0][0]
         rows = [_row_item(row, headers, page) for row in members if _width(row) == width]
         return [r for r in rows if r is not None]
-    items = [_block_item(block, page, stats) for block in members]
-    return [i for i in items if i is not None]
+    in_text: list[Item] = []
+    found = [_block_item(block, page, stats, in_text) for block in members]
+    items = [i for i in found if i is not None]
+    _drop_mentioned_amounts(items, in_text)
+    return items
+
+
+_FEW_PRICED = 0.25  # a list with prices shows one on more of its items than this
+
+
+def _drop_mentioned_amounts(items: list[Item], in_text: list[Item]) -> None:
+    """Prices read in running text on only a few of a list's items ("3DS for $6" in one
+    news excerpt of thirty) are amounts the text mentions, not the items' prices: a listing
+    that has prices shows one on most of its items. They are dropped."""
+    if not in_text or len(items) < 4:
+        return
+    priced = sum(1 for item in items if item.price is not None)
+    if priced >= _FEW_PRICED * len(items):
+        return
+    for item in in_text:
+        item.price = item.currency = None

@@ -272,12 +272,37 @@ _AMOUNT_AFTER = re.compile(rf"\s?(?P<n>{_AMOUNT})(?P<k>[kK]\b)?")
 _AMOUNT_BEFORE = re.compile(rf"(?P<n>{_AMOUNT})\s?$")
 # Written after the amount in the locales that use them (`12,99 €`, `499 kr`, `1 299 zł`).
 _SUFFIXED = frozenset({"€", "zł", "kč", "kr", "kr.", "fr.", "lei", "ft", "円", "元", "원"})
+# "$4 million", "€2,5 Mrd.": in running text a figure (a budget, a fine), not a price; in a
+# price element (a house at "$1.2 million") the amount it scales to.
+_MAGNITUDE = re.compile(
+    r"\s?(?P<word>millions?|billions?|trillions?|mn|bn|mio|mrd|millionen|milliarden|"
+    r"milliards?|milioni|miliardi|millones|crores?|lakhs?)\b",
+    re.IGNORECASE,
+)
+_BILLIONS = re.compile(r"^(?:b|mrd|milliard|miliard)", re.IGNORECASE)  # 10**9; "bn", "Mrd."
 
 
-def price_tokens(text: str, locale: Locale) -> list[tuple[int | float, str | None, bool]]:
+def _scale(word: str) -> int:
+    """What a magnitude word multiplies by: crore 10**7, lakh 10**5, trillion 10**12,
+    billion (and milliard, Mrd.) 10**9, else (million, Mio.) 10**6."""
+    first = word[0].lower()
+    if first == "c":
+        return 10**7
+    if first == "l":
+        return 10**5
+    if first == "t":
+        return 10**12
+    return 10**9 if _BILLIONS.match(word) else 10**6
+
+
+def price_tokens(
+    text: str, locale: Locale, *, scaled: bool = False
+) -> list[tuple[int | float, str | None, bool]]:
     """Every amount written with a currency in `text`, in order: (amount, ISO code, written
     in thousands as in `€72k`). A symbol between two numbers takes the one its locale
     writes it with: `2026 CHF 349` is 349, `1.299,00 € statt 1.499,00 €` is 1299 and 1499.
+    An amount in millions or billions (`$4 million`) is left out, or with `scaled` (a price
+    element's text) read at its scale.
     """
     found = []
     used_to = 0
@@ -294,10 +319,16 @@ def price_tokens(text: str, locale: Locale) -> list[tuple[int | float, str | Non
             amount, thousands, used_to = after.group("n"), bool(after.group("k")), after.end()
         else:
             continue
+        magnitude = None if thousands else _MAGNITUDE.match(text, used_to)
+        if magnitude is not None and not scaled:
+            continue
         value = _plain_amount(amount.strip())
         if value is None:
             price = parse_price(amount.strip(), locale)
             value = price[0] if price else None
+        if value is not None and magnitude is not None:
+            value = number(Decimal(str(value)) * _scale(magnitude["word"]))
+            used_to = magnitude.end()
         if value is not None:
             found.append((value, locale.currency(symbol), thousands))
     return found
