@@ -106,3 +106,22 @@ def test_the_currency_mark_finds_what_the_plain_pattern_finds() -> None:
         assert [(m.start(), m.group(0)) for m in _MARK.finditer(text)] == expected, text
     assert has_currency("12,99 €")
     assert not has_currency("USB LED 12")
+
+
+def test_a_line_break_reads_as_a_space() -> None:
+    """`LG<br>G6` shows on two lines: its text is "LG G6", never "LGG6"."""
+    tree = parse_html(b"<ul><li><a href='/g6'><span>LG<br>G6</span></a></li><li>A<BR/> B</li></ul>")
+    assert [" ".join(text_of(li).split()) for li in tree.iter("li")] == ["LG G6", "A B"]
+
+
+def test_phone_names_split_by_line_breaks() -> None:
+    from watcher.extract import extract_bytes
+
+    cells = "".join(
+        f'<li><a href="/lg_{n}.php"><img src="/{n}.jpg"><strong><span>LG<br>G{n}</span>'
+        "</strong></a></li>"
+        for n in range(3, 9)
+    )
+    body = f"<html><body><div class='makers'><ul>{cells}</ul></div></body></html>".encode()
+    ex = extract_bytes(body, "https://phones.example/finder")
+    assert [e["title"] for e in ex.entries] == [f"LG G{n}" for n in range(3, 9)]

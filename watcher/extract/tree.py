@@ -47,10 +47,23 @@ def parse_html(data: bytes, microdata: bool | None = None) -> Any:
     parser = _parser(collect_ids=microdata and b"itemref" in data)
     if data:
         try:
-            return lxml.html.fromstring(data, parser=parser)
+            tree = lxml.html.fromstring(data, parser=parser)
         except (etree.ParserError, ValueError):
             pass
+        else:
+            if b"<br" in data or b"<BR" in data:
+                _space_line_breaks(tree)
+            return tree
     return lxml.html.fromstring(_EMPTY, parser=parser)
+
+
+def _space_line_breaks(tree: Any) -> None:
+    """A space after every `<br>`: a browser shows `LG<br>G6` on two lines, and its text
+    reads "LG G6", not "LGG6", wherever the tree's text is taken."""
+    for br in tree.iter("br"):
+        tail = br.tail
+        if not tail or not tail[0].isspace():
+            br.tail = " " + (tail or "")
 
 
 def new_element(tag: str) -> Any:
