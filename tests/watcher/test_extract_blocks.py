@@ -415,3 +415,26 @@ def test_a_price_in_millions() -> None:
     cards = [card(f"house-{n}", f"Town house {n}", f"${n}.25 million") for n in range(1, 5)]
     ex = extract_bytes(shop(cards), "https://homes.example/sale")
     assert [e["price"] for e in ex.entries] == [1_250_000, 2_250_000, 3_250_000, 4_250_000]
+
+
+def test_links_pasted_into_posts_are_not_the_list() -> None:
+    """Search results whose bodies hold addresses pasted as links: the results are the
+    items, not the pasted links (more of them, and each with a link of its own)."""
+    results = "".join(
+        f'<div class="result"><div><h3><a href="/r/news/{n}" class="title">Result number {n} '
+        f'about the channel</a></h3><div class="meta">{n * 7} points by someone</div>'
+        f'<div class="body"><div class="md"><p>See <a href="https://video.example/w?v={n}a">'
+        f"https://video.example/w?v={n}a</a> and <a href='https://video.example/w?v={n}b'>"
+        f"https://video.example/w?v={n}b</a> or <a href='https://social.example/s/{n}'>"
+        f"https://social.example/s/{n}</a></p></div></div></div></div>"
+        for n in range(8)
+    )
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + f'<div class="contents">{results}</div>'
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://forum.example/search?q=channel")
+    assert [e["title"] for e in ex.entries] == [
+        f"Result number {n} about the channel" for n in range(8)
+    ]

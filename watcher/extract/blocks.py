@@ -593,7 +593,25 @@ def _score(members: list[Any], stats: _Stats, memo: dict[int, bool]) -> float:
         quality *= 0.5
     if _in_noise(members[0], memo) or _noisy(members[0]):
         quality *= 0.05
+    if _bare_links(members, packed):
+        quality *= 0.1
     return good * quality
+
+
+# A text that is a web address: a link pasted into a post, not an item's name.
+_ADDRESS_TEXT = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
+
+
+def _bare_links(members: list[Any], packed: dict[Any, int]) -> bool:
+    """Whether most members are links that read as their own address (`https://www.you
+    tube.com/watch?v=…` in a forum post's text): the links of running text, not items."""
+    sample = members[:: max(1, len(members) // 8)]
+    bare = sum(
+        1
+        for el in sample
+        if packed.get(el, 0) & _MASK <= 300 and _ADDRESS_TEXT.match(clean(text_of(el)))
+    )
+    return bare >= 0.6 * len(sample)
 
 
 def _best_group(page: Page) -> tuple[list[Any], _Stats]:
