@@ -438,3 +438,27 @@ def test_links_pasted_into_posts_are_not_the_list() -> None:
     assert [e["title"] for e in ex.entries] == [
         f"Result number {n} about the channel" for n in range(8)
     ]
+
+
+def test_links_in_a_hidden_container_are_not_the_list() -> None:
+    """Each result carries a hidden "more links" box (`display:none`) with more links than
+    the results themselves: what the page does not show is not its list."""
+    results = "".join(
+        f'<div class="row result"><h2 class="jobtitle"><a href="/job/{n}">Clerk position '
+        f"number {n}</a></h2><span class='company'>Firm {n}</span><div class='snip'>Keep the "
+        f"books of firm {n} in order.</div><div id='more_{n}' style='display: none'><ul>"
+        + "".join(
+            f'<li><span class="mat">View all <a href="/firm-{n}-jobs-{k}">Firm {n} jobs in '
+            f"town {k}</a></span></li>"
+            for k in range(4)
+        )
+        + "</ul></div></div>"
+        for n in range(6)
+    )
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + f'<div class="results">{results}</div>'
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://jobs.example/search")
+    assert [e["title"] for e in ex.entries] == [f"Clerk position number {n}" for n in range(6)]

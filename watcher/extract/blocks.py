@@ -522,7 +522,10 @@ def _in_noise(el: Any, memo: dict[int, bool]) -> bool:
             result = known
             break
         chain.append(node)
-        if _noisy(node):
+        # Inside a hidden element (`display:none`, `hidden`): what the page does not show
+        # (a result's collapsed "more links") is no list. (A hidden member is left out on
+        # its own: a grid's hidden template card is no reason to drop the grid.)
+        if _noisy(node) or node.get("hidden") is not None or _hidden_style(node.get("style")):
             result = True
             break
         node = node.getparent()
