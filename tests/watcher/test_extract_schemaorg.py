@@ -261,3 +261,33 @@ def test_microdata_job_location_written_as_text() -> None:
     assert [e["attributes"] for e in ex.entries] == [
         {"location": {"s": "London, England"}, "company": {"s": f"Firm {n}"}} for n in range(3)
     ]
+
+
+def test_microdata_job_title_on_a_link_and_a_leaking_employer_name() -> None:
+    """`<a itemprop="title" href=…>` reads as the link's address and the employer's
+    `itemprop="name"` leaks into the job (no `itemscope` on the employer): neither is the
+    job's name, so the page's blocks give the jobs, titled as shown."""
+    jobs = "".join(
+        f'<div class="result" itemscope itemtype="http://schema.org/JobPosting"><h2>'
+        f'<a itemprop="title" href="/company/firm-{n}/jobs/clerk-{n}">Office clerk {n}</a>'
+        f'</h2><span class="company" itemprop="hiringOrganization"><span itemprop="name">'
+        f"Firm {n}</span></span><p>Answer the phone and keep the books at firm {n}.</p></div>"
+        for n in range(4)
+    )
+    ex = extract_bytes(page(body=jobs), "https://jobs.example/search")
+    assert [(e["title"], e["url"]) for e in ex.entries] == [
+        (f"Office clerk {n}", f"https://jobs.example/company/firm-{n}/jobs/clerk-{n}")
+        for n in range(4)
+    ]
+
+
+def test_microdata_job_title_before_its_name() -> None:
+    jobs = "".join(
+        f'<div itemscope itemtype="http://schema.org/JobPosting"><a itemprop="url" '
+        f'href="/j/{n}"><span itemprop="title">Welder {n}</span></a><meta itemprop="name" '
+        f'content="Job ad {n}"></div>'
+        for n in range(3)
+    )
+    ex = extract_bytes(page(body=jobs), "https://jobs.example/search")
+    assert ex.method == "schema.org"
+    assert [e["title"] for e in ex.entries] == ["Welder 0", "Welder 1", "Welder 2"]

@@ -308,11 +308,35 @@ def _salary(item: Item, salary: Any, locale: Locale) -> None:
             item.attributes[name] = {"n": amount, "unit": unit} if unit else {"n": amount}
 
 
+# A name that is a web address: microdata's `itemprop="title"` on a link reads its href.
+_ADDRESS = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
+
+
+def _title(node: dict[str, Any], kind: str) -> tuple[str, str | None]:
+    """The item's name (a job's `title` before its `name`), and an address found in its
+    place. A job "named" as its employer (the employer's name leaking out of markup that
+    forgot its `itemscope`) has no name."""
+    keys = ("title", "name", "headline") if kind == "jobPosting" else ("name", "headline", "title")
+    address = None
+    for key in keys:
+        text = _text(node.get(key))
+        if not text:
+            continue
+        if _ADDRESS.match(text):
+            address = address or text
+            continue
+        if kind == "jobPosting" and text == _text(node.get("hiringOrganization")):
+            return "", address
+        return text, address
+    return "", address
+
+
 def _item(node: dict[str, Any], kind: str, base: str, locale: Locale) -> Item | None:
-    title = _text(node.get("name") or node.get("headline") or node.get("title"))
+    title, address = _title(node, kind)
     if not title:
         return None
-    item = Item(title=title, url=_url(node.get("url") or node.get("@id"), base), kind=kind)
+    url = _url(node.get("url") or node.get("@id") or address, base)
+    item = Item(title=title, url=url, kind=kind)
     image = node.get("image")
     item.image = _url(image, base)
     if "offers" in node:
