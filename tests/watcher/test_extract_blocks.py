@@ -462,3 +462,32 @@ def test_links_in_a_hidden_container_are_not_the_list() -> None:
     ).encode()
     ex = extract_bytes(body, "https://jobs.example/search")
     assert [e["title"] for e in ex.entries] == [f"Clerk position number {n}" for n in range(6)]
+
+
+def price_button(n: int) -> str:
+    return (
+        f'<span class="price-container"><span class="tag"><button class="price buy">'
+        f'<span class="full-price">${n + 60}.89</span> <span class="display-price">'
+        f"${n + 50}.10</span></button></span></span>"
+    )
+
+
+def test_price_buttons_outnumbering_the_cards_are_not_the_items() -> None:
+    """Every card shows its price button twice: the buttons, twice as many as the cards
+    and each with a price, hold no name; the cards are the items."""
+    cards = "".join(
+        f'<div class="card"><a class="cover" href="/books/{n}" aria-hidden="true"></a>'
+        f'<div class="details"><a class="title" href="/books/{n}">Book number {n} on '
+        f'computers</a><div class="subtitle"><a href="/authors/{n}">Author {n}</a></div>'
+        f"<div class='info'>{price_button(n)}</div></div><div class='reason-set'><span "
+        "class='stars'><a "
+        f"href='/books/{n}'></a>{price_button(n)}</span></div></div>"
+        for n in range(8)
+    )
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + f'<div class="card-list">{cards}</div>'
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://books.example/search?q=computers")
+    assert [e["title"] for e in ex.entries] == [f"Book number {n} on computers" for n in range(8)]

@@ -617,12 +617,16 @@ def _bare_links(members: list[Any], packed: dict[Any, int]) -> bool:
     return bare >= 0.6 * len(sample)
 
 
-def _best_group(page: Page) -> tuple[list[Any], _Stats]:
+_RUNNERS_UP = 3  # groups kept in case the best one's members turn out to have no names
+
+
+def _best_groups(page: Page) -> tuple[list[list[Any]], _Stats]:
+    """The groups most like a listing, the best first (a few: the best may be each card's
+    price buttons, which hold no name), and the page's statistics."""
     body = page.tree.find("body")
     stats = _Stats(body if body is not None else page.tree)
     memo: dict[int, bool] = {}
-    best: list[Any] = []
-    best_key: tuple[float, int] = (0.0, 0)
+    ranked: list[tuple[tuple[float, int], list[Any]]] = []
     for members in stats.groups.values():
         if len(members) < 2:
             continue
@@ -635,13 +639,15 @@ def _best_group(page: Page) -> tuple[list[Any], _Stats]:
         if score <= 0:
             continue
         depth = len(list(members[0].iterancestors()))
-        key = (round(score, 6), depth)
-        if key > best_key:
-            best, best_key = members, key
-    spans = _best_spans(stats, memo, best_key[0])
+        ranked.append(((round(score, 6), depth), members))
+    ranked.sort(key=lambda pair: pair[0], reverse=True)
+    best_score = ranked[0][0][0] if ranked else 0.0
+    spans = _best_spans(stats, memo, best_score)
     if spans is not None:
-        return spans
-    return [el for el in best if _item_like(stats.of(el))], stats
+        return [spans[0]], spans[1]
+    return [
+        [el for el in members if _item_like(stats.of(el))] for _, members in ranked[:_RUNNERS_UP]
+    ], stats
 
 
 def _periods(stats: _Stats) -> list[list[list[Any]]]:
@@ -1258,9 +1264,22 @@ def _climb(members: list[Any], stats: _Stats) -> list[Any]:
 
 
 def block_items(page: Page) -> list[Item]:
-    members, stats = _best_group(page)
-    if not members:
-        return []
+    """The items of the best group whose members mostly read as items (a name each); the
+    best group's, few as they are, when none does."""
+    groups, stats = _best_groups(page)
+    first: list[Item] | None = None
+    for members in groups:
+        if not members:
+            continue
+        items = _group_items(members, page, stats)
+        if len(items) * 2 >= len(members):
+            return items
+        if first is None:
+            first = items
+    return first or []
+
+
+def _group_items(members: list[Any], page: Page, stats: _Stats) -> list[Item]:
     members = _climb(members, stats)
     if members[0].tag == "tr":
         table = next(members[0].iterancestors("table"), None)
