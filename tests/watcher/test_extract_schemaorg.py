@@ -291,3 +291,20 @@ def test_microdata_job_title_before_its_name() -> None:
     ex = extract_bytes(page(body=jobs), "https://jobs.example/search")
     assert ex.method == "schema.org"
     assert [e["title"] for e in ex.entries] == ["Welder 0", "Welder 1", "Welder 2"]
+
+
+def test_markup_naming_dated_events_alike_yields_to_the_blocks() -> None:
+    """Microdata events with no link of their own, all named alike (a weekly club run):
+    the markup makes one entry, the page's blocks one per date, each with its link."""
+    events = "".join(
+        f'<h2>Saturday {d}</h2><div itemscope itemtype="http://schema.org/Event" class="event">'
+        f'<div class="event_body"><h3 itemprop="name"><a href="/events/2026/07/{d:02d}/club-run">'
+        f'Club run</a></h3><meta itemprop="startDate" content="2026-07-{d:02d}T08:00">'
+        f"<p>Runs through the park in small groups.</p></div></div>"
+        for d in (4, 11, 18, 25)
+    )
+    ex = extract_bytes(page(body=f"<div>{events}</div>"), "https://parks.example/events")
+    assert ex.method == "blocks"
+    assert [e["url"] for e in ex.entries] == [
+        f"https://parks.example/events/2026/07/{d:02d}/club-run" for d in (4, 11, 18, 25)
+    ]

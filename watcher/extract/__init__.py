@@ -25,6 +25,7 @@ from watcher.extract.items import Extraction, Item, to_extraction
 from watcher.extract.page import Page
 from watcher.extract.schemaorg import schema_items
 from watcher.extract.selector import SelectorProblem, selector_items
+from watcher.extract.values import title_key
 
 __all__ = ["Extraction", "Item", "Page", "SelectorProblem", "extract", "extract_bytes"]
 
@@ -41,9 +42,15 @@ def extract(
         return to_extraction(selector_items(page, selector, fields), "selector", ignore)
     structured = schema_items(page)
     blocks = block_items(page)
-    if structured and len(structured) * 2 > len(blocks):
+    if structured and _identities(structured) * 2 > _identities(blocks):
         return to_extraction(_completed(structured, blocks), "schema.org", ignore)
     return to_extraction(blocks, "blocks", ignore)
+
+
+def _identities(items: list[Item]) -> int:
+    """How many entries the items make (a key, else a link, else a name each): markup
+    without links that names ten dated events alike is one entry, not ten."""
+    return len({item.key or item.url or title_key(item.title) for item in items})
 
 
 def _completed(structured: list[Item], blocks: list[Item]) -> list[Item]:
