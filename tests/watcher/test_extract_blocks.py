@@ -491,3 +491,28 @@ def test_price_buttons_outnumbering_the_cards_are_not_the_items() -> None:
     ).encode()
     ex = extract_bytes(body, "https://books.example/search?q=computers")
     assert [e["title"] for e in ex.entries] == [f"Book number {n} on computers" for n in range(8)]
+
+
+def test_the_main_content_is_not_chrome_whatever_its_classes() -> None:
+    """`<div id="main" class="nav_redesign">` wraps the results: its class names a nav,
+    its id says it is the page's content (and the related searches after it are not the
+    list)."""
+    results = "".join(
+        f'<li class="s-result-item"><a href="/dp/{n}"><h2>Portable player model {n}</h2></a>'
+        f'<span class="price">${n + 40}.99</span><span>Ships tomorrow</span></li>'
+        for n in range(6)
+    )
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + '<div id="main" class="nav_redesign s-span-page"><div class="filters"><ul>'
+        + "".join(f'<li><a href="/s?f={k}">Filter {k}</a></li>' for k in range(5))
+        + f'</ul></div><ul class="s-result-list">{results}</ul></div><div class="related">'
+        + "".join(
+            f'<p><a href="/s?k=related+{k}">Related search number {k} for players</a></p>'
+            for k in range(8)
+        )
+        + "</div>"
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://shop.example/s?k=player")
+    assert [e["title"] for e in ex.entries] == [f"Portable player model {n}" for n in range(6)]

@@ -300,9 +300,16 @@ def _class_info(tag: str, classes: str) -> tuple[str, bool]:
     return _sig_of(tag, classes), bool(classes) and _price_label_of(classes)
 
 
+# The page's main content, whatever its classes say (`<div id="main" class="nav_redesign">`).
+_MAIN_IDS = frozenset({"main", "content", "main-content", "maincontent", "primary"})
+
+
 def _noisy(el: Any) -> bool:
-    if el.tag in _NOISE_TAGS or (el.get("role") or "") in _NOISE_ROLES:
+    role = el.get("role") or ""
+    if el.tag in _NOISE_TAGS or role in _NOISE_ROLES:
         return True
+    if role == "main" or (el.get("id") or "").lower() in _MAIN_IDS:
+        return False
     label = f"{el.get('class') or ''} {el.get('id') or ''}"
     return bool(label.strip()) and _noise_label(label)
 
