@@ -516,3 +516,38 @@ def test_the_main_content_is_not_chrome_whatever_its_classes() -> None:
     ).encode()
     ex = extract_bytes(body, "https://shop.example/s?k=player")
     assert [e["title"] for e in ex.entries] == [f"Portable player model {n}" for n in range(6)]
+
+
+def _result_with_rows(n: int) -> str:
+    page = f"/dp/B00{n}/ref=sr_1_{n}"
+    row = '<div class="a-row">{}</div>'
+    return (
+        f'<li class="s-result-item"><div class="left"><a href="{page}"><img src="/i/{n}.jpg" '
+        f'alt="Product details"></a></div><div class="right"><div class="a-row"><a href="{page}">'
+        f"<h2>Portable DVD player with screen model {n}</h2></a></div><div class='a-row'>"
+        '<div class="a-column">'
+        + row.format(f'<a href="{page}"><span class="sx-price">${n + 60}.99</span></a>')
+        + row.format("<span>FREE Shipping on eligible orders</span>")
+        + row.format(f'<a href="/offers/B00{n}">More buying choices: ${n + 50}.90 (7 offers)</a>')
+        + '</div><div class="a-column">'
+        + row.format(f'<a href="{page}#reviews">{n + 3} customer reviews, 4.1 of 5</a>')
+        + row.format(f'<a href="/tradein/B00{n}">Trade in and get up to ${n + 5}.00</a>')
+        + "</div></div></div></li>"
+    )
+
+
+def test_the_rows_of_each_item_are_not_the_items() -> None:
+    """Each result holds five rows in two columns (price, shipping, offers; reviews, trade
+    in), each row with text and most with a link or a price: the rows outnumber the
+    results five to one, and the results are the items."""
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + '<ul class="s-result-list">'
+        + "".join(_result_with_rows(n) for n in range(8))
+        + "</ul>"
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://shop.example/s?k=dvd")
+    assert [(e["title"], e["price"]) for e in ex.entries] == [
+        (f"Portable DVD player with screen model {n}", float(f"{n + 60}.99")) for n in range(8)
+    ]

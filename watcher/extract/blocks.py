@@ -648,6 +648,7 @@ def _best_groups(page: Page) -> tuple[list[list[Any]], _Stats]:
         depth = len(list(members[0].iterancestors()))
         ranked.append(((round(score, 6), depth), members))
     ranked.sort(key=lambda pair: pair[0], reverse=True)
+    _holders_first(ranked)
     best_score = ranked[0][0][0] if ranked else 0.0
     spans = _best_spans(stats, memo, best_score)
     if spans is not None:
@@ -655,6 +656,40 @@ def _best_groups(page: Page) -> tuple[list[list[Any]], _Stats]:
     return [
         [el for el in members if _item_like(stats.of(el))] for _, members in ranked[:_RUNNERS_UP]
     ], stats
+
+
+def _holders_first(ranked: list[tuple[tuple[float, int], list[Any]]]) -> None:
+    """Put first the group whose members each hold several members of the best one, not
+    side by side: the best is then each item's rows (its price row, offers row, rating
+    row, in different columns of the item), which outnumber the items and outscore them.
+    A grid split into rows holds its cards side by side, one parent per row, and keeps
+    them. The holding group is one of the next twelve, at a third of the best's score at
+    least, holding nine in ten of its members; of several, the one of fewest members (the
+    items, not each item's columns)."""
+    if len(ranked) < 2:
+        return
+    (top_score, _), top = ranked[0]
+    chosen = None  # the holders of fewest members: the items, not their columns
+    for place in range(1, min(len(ranked), 12)):
+        (score, _), members = ranked[place]
+        if score < top_score / 3 or len(members) * 2 > len(top) or len(members) < 3:
+            continue
+        if chosen is not None and len(members) >= len(ranked[chosen][1]):
+            continue
+        holders = set(members)
+        held: dict[Any, set[Any]] = {}
+        count = 0
+        for el in top:
+            holder = next((a for a in el.iterancestors() if a in holders), None)
+            if holder is not None:
+                held.setdefault(holder, set()).add(el.getparent())
+                count += 1
+        if count < 0.9 * len(top):
+            continue
+        if sum(1 for parents in held.values() if len(parents) >= 2) >= 0.6 * len(members):
+            chosen = place
+    if chosen is not None:
+        ranked.insert(0, ranked.pop(chosen))
 
 
 def _periods(stats: _Stats) -> list[list[list[Any]]]:
