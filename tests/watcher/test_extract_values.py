@@ -128,3 +128,15 @@ def test_amounts_in_millions() -> None:
     assert price_tokens("€1,5 Mio.", Locale("de"), scaled=True) == [(1_500_000, "EUR", False)]
     assert price_tokens("₹2 crore", EN, scaled=True) == [(20_000_000, "INR", False)]
     assert price_tokens("$72k", EN, scaled=True) == [(72, "USD", True)]
+
+
+def test_codes_that_are_also_words() -> None:
+    """`PHP 945` on a list of repositories is a language and a star count; `PHP 1,299.00`,
+    or any amount on a page written for the Philippines, is pesos."""
+    from watcher.extract.values import price_tokens
+
+    assert price_tokens("PHP 945 267", EN) == []
+    assert price_tokens("TRY IT 30 days free", EN) == []
+    assert price_tokens("PHP 1,299.00", EN) == [(1299, "PHP", False)]
+    assert price_tokens("PHP 1,299", Locale("en-PH")) == [(1299, "PHP", False)]
+    assert price_tokens("249 TRY", Locale("tr")) == [(249, "TRY", False)]

@@ -208,6 +208,10 @@ _CURRENCY_BY_REGION = {
     "IE": "EUR",
     "PT": "EUR",
     "FI": "EUR",
+    "PH": "PHP",
+    "PE": "PEN",
+    "MA": "MAD",
+    "TR": "TRY",
 }
 
 
@@ -295,6 +299,12 @@ def _scale(word: str) -> int:
     return 10**9 if _BILLIONS.match(word) else 10**6
 
 
+# Codes that are also words on pages (a programming language, a button, a university):
+# a currency only on a page written for it, or before an amount with cents (`PHP 1,299.00`).
+_WORD_CODES = frozenset({"PHP", "PEN", "MAD", "TRY", "ETH"})
+_CENTS = re.compile(r"[.,]\d{2}$")
+
+
 def price_tokens(
     text: str, locale: Locale, *, scaled: bool = False
 ) -> list[tuple[int | float, str | None, bool]]:
@@ -322,6 +332,12 @@ def price_tokens(
         magnitude = None if thousands else _MAGNITUDE.match(text, used_to)
         if magnitude is not None and not scaled:
             continue
+        if (
+            symbol in _WORD_CODES
+            and locale.page_currency() != symbol
+            and not _CENTS.search(amount.strip())
+        ):
+            continue  # "PHP 945" on a list of repositories: a language and a star count
         value = _plain_amount(amount.strip())
         if value is None:
             price = parse_price(amount.strip(), locale)
