@@ -551,3 +551,24 @@ def test_the_rows_of_each_item_are_not_the_items() -> None:
     assert [(e["title"], e["price"]) for e in ex.entries] == [
         (f"Portable DVD player with screen model {n}", float(f"{n + 60}.99")) for n in range(8)
     ]
+
+
+def test_a_card_positioned_relative_is_no_job() -> None:
+    """Bootstrap's `position-relative` on every card: a price is still a price, not a
+    salary."""
+    cards = "".join(
+        f'<li class="listing-card position-relative"><a href="/listing/{n}"><img src="/{n}.jpg">'
+        f'<div class="card-title">Garden tote bag number {n}</div><div class="card-price">'
+        f'<span class="currency-symbol">CA$</span><span class="currency">{n + 40}.10</span>'
+        "</div></a></li>"
+        for n in range(6)
+    )
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + f'<ul class="listings">{cards}</ul>'
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://crafts.example/ca/search?q=garden")
+    assert [(e.get("price"), e.get("currency"), e.get("attributes")) for e in ex.entries] == [
+        (float(f"{n + 40}.10"), "CAD", None) for n in range(6)
+    ]

@@ -99,7 +99,13 @@ def _attribute_test(pattern: re.Pattern[str]) -> Callable[[str | None], bool]:
 
 
 _old_price_class = _attribute_test(_OLD_PRICE)
-_job_word = _attribute_test(_JOB)
+# In a class, CSS's `position-relative` (Bootstrap) positions a card: it is no job.
+_JOB_CLASS = re.compile(
+    r"(?=[jvpcor])(?:job|vacanc|position(?!-(?:relative|absolute|fixed|static|sticky)\b)|"
+    r"career|opening|posting|role)",
+    re.IGNORECASE,
+)
+_job_word = _attribute_test(_JOB_CLASS)
 _title_class = _attribute_test(_TITLE_CLASS)
 _promo_class = _attribute_test(_PROMO_MEMBER)
 _noise_label = _attribute_test(_NOISE_WORDS)
