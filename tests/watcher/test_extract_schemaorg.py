@@ -308,3 +308,34 @@ def test_markup_naming_dated_events_alike_yields_to_the_blocks() -> None:
     assert [e["url"] for e in ex.entries] == [
         f"https://parks.example/events/2026/07/{d:02d}/club-run" for d in (4, 11, 18, 25)
     ]
+
+
+def test_microdata_without_currency_or_link_takes_them_from_the_page() -> None:
+    """`<span itemprop="price">179,90 EUR</span>` with no `priceCurrency` and no `url`: the
+    currency written in the price, the link of the one card of the same name."""
+    cells = "".join(
+        f'<div class="product" itemscope itemtype="http://schema.org/Product"><h3><a '
+        f'href="/shop/item-{n}.html"><span itemprop="name">Radio set {n}</span></a></h3>'
+        f'<div itemprop="offers" itemscope itemtype="http://schema.org/Offer"><span '
+        f'itemprop="price">1{n}9,90 EUR</span></div></div>'
+        for n in range(3)
+    )
+    ex = extract_bytes(page(body=cells, lang="de"), "https://rc.example/featured")
+    assert ex.method == "schema.org"
+    assert [(e["title"], e["url"], e["price"], e["currency"]) for e in ex.entries] == [
+        (f"Radio set {n}", f"https://rc.example/shop/item-{n}.html", float(f"1{n}9.9"), "EUR")
+        for n in range(3)
+    ]
+
+
+def test_microdata_price_alone_takes_the_pages_currency() -> None:
+    cells = "".join(
+        f'<div itemscope itemtype="http://schema.org/Product"><a itemprop="url" href="/j/{n}">'
+        f'<span itemprop="name">Jas {n}</span></a><div itemprop="offers" itemscope '
+        f'itemtype="http://schema.org/Offer"><span itemprop="price">{n}49,95</span></div></div>'
+        for n in range(1, 4)
+    )
+    ex = extract_bytes(page(body=cells, lang="nl"), "https://warenhuis.example/heren/jassen")
+    assert [(e["price"], e["currency"]) for e in ex.entries] == [
+        (float(f"{n}49.95"), "EUR") for n in range(1, 4)
+    ]

@@ -17,6 +17,7 @@ a position, so reordering a page changes nothing (docs/watching.md).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from watcher.extract.blocks import block_items
@@ -55,10 +56,19 @@ def _identities(items: list[Item]) -> int:
 
 def _completed(structured: list[Item], blocks: list[Item]) -> list[Item]:
     """schema.org items whose markup leaves out the price or image (an ItemList of links)
-    take them from the page's block showing the same link."""
+    take them from the page's block showing the same link; items whose markup has no link
+    take it from the one block of the same name."""
     shown = {item.url: item for item in blocks if item.url}
+    names = Counter(title_key(item.title) for item in blocks)
+    named = {title_key(item.title): item for item in blocks if item.url}
     for item in structured:
-        block = shown.get(item.url) if item.url else None
+        if item.url:
+            block = shown.get(item.url)
+        else:
+            key = title_key(item.title)
+            block = named.get(key) if names[key] == 1 else None
+            if block is not None:
+                item.url = block.url
         if block is None:
             continue
         if item.price is None and block.price is not None:

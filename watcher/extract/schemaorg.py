@@ -261,7 +261,13 @@ def _offer(item: Item, offers: Any, locale: Locale) -> None:
     item.price = _amount(price, locale)
     currency = offers.get("priceCurrency") or (spec or {}).get("priceCurrency")
     if item.price is not None:
-        item.currency = locale.currency(str(currency)) if currency else locale.declared
+        # No `priceCurrency`: the one written in the price (`179,90 EUR`), else the page's.
+        written = parse_price(price, locale) if isinstance(price, str) else None
+        item.currency = (
+            locale.currency(str(currency))
+            if currency
+            else (written and written[1]) or locale.page_currency()
+        )
     stock = availability(offers.get("availability"))
     if stock is not None:
         item.attributes["inStock"] = {"b": stock}

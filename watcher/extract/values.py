@@ -178,6 +178,15 @@ _CURRENCY_BY_LANGUAGE = {
     "he": "ILS",
     "ro": "RON",
     "bg": "BGN",
+    # Languages written only in euro countries (not `de`, `fr`, `it`: Switzerland).
+    "nl": "EUR",
+    "fi": "EUR",
+    "el": "EUR",
+    "et": "EUR",
+    "lv": "EUR",
+    "lt": "EUR",
+    "sk": "EUR",
+    "sl": "EUR",
 }
 _CURRENCY_BY_REGION = {
     "GB": "GBP",
