@@ -572,3 +572,25 @@ def test_a_card_positioned_relative_is_no_job() -> None:
     assert [(e.get("price"), e.get("currency"), e.get("attributes")) for e in ex.entries] == [
         (float(f"{n + 40}.10"), "CAD", None) for n in range(6)
     ]
+
+
+def test_a_table_of_two_rows_an_item() -> None:
+    """A listing table whose items take two rows: the name's row (a link), then a row of
+    figures (rooms, area, rent) under the table's header: one item each, with its rent."""
+    rows = "".join(
+        f'<tr><td></td><td colspan="3"><a href="/expose/{n}">Bright flat number {n} near the '
+        f'park</a></td><td rowspan="2"><img src="/t/{n}.jpg"></td></tr><tr><td></td>'
+        f"<td>{n + 2},00<br>Erlangen</td><td>{n + 60},00 m²<br>Zentrum</td>"
+        f"<td>{n + 700},45 EUR</td></tr>"
+        for n in range(6)
+    )
+    body = (
+        CHROME_TOP.format(lang="de", menu=MENU)
+        + "<table><tr><td></td><td><b>Zimmer</b></td><td><b>Wohnfläche</b></td>"
+        + f"<td><b>Kaltmiete</b></td><td><b>Foto</b></td></tr>{rows}</table>"
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://flats.example/search")
+    assert [(e["title"], e.get("price"), e.get("currency")) for e in ex.entries] == [
+        (f"Bright flat number {n} near the park", float(f"{n + 700}.45"), "EUR") for n in range(6)
+    ]

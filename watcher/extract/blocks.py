@@ -1236,6 +1236,49 @@ def _headers(table: Any) -> list[str]:
     return [clean(text_of(cell)) for cell in row if cell.tag in ("th", "td")]
 
 
+def _linked(el: Any) -> bool:
+    return any(a.get("href") for a in el.iter("a"))
+
+
+def _table_rows(members: list[Any]) -> list[Any]:
+    """A data table's rows have one shape; a layout table's header and footer rows do not.
+    Of two shapes as common, the one whose rows hold links (the names, not the figures)."""
+    widths = [_width(row) for row in members]
+    counts = Counter(widths)
+    most = counts.most_common(1)[0][1]
+    width = max(
+        (w for w, count in counts.items() if count >= 0.8 * most),
+        key=lambda w: sum(
+            1 for row, rw in zip(members, widths, strict=True) if rw == w and _linked(row)
+        ),
+    )
+    return [row for row, w in zip(members, widths, strict=True) if w == width]
+
+
+def _detail(row: Any) -> Any:
+    """The row after `row` when it is a row of figures: another shape, no link."""
+    follower = row.getnext()
+    if follower is None or follower.tag != "tr" or _width(follower) == _width(row):
+        return None
+    return None if _linked(follower) else follower
+
+
+def _detail_rows(rows: list[Any]) -> bool:
+    return len(rows) >= 3 and sum(1 for row in rows if _detail(row) is not None) >= 0.8 * len(rows)
+
+
+def _with_details(row: Any) -> Any:
+    """The row and its row of figures as one row (copies: the page's tree is left alone)."""
+    follower = _detail(row)
+    if follower is None:
+        return row
+    merged = new_element("tr")
+    for cell in (*row, *follower):
+        if isinstance(cell.tag, str):
+            merged.append(copy.deepcopy(cell))
+    return merged
+
+
 def _row_item(row: Any, headers: list[str], page: Page) -> Item | None:
     cells = [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
     if not cells or all(c.tag == "th" for c in cells):
@@ -1332,9 +1375,13 @@ def _group_items(members: list[Any], page: Page, stats: _Stats) -> list[Item]:
     if members[0].tag == "tr":
         table = next(members[0].iterancestors("table"), None)
         headers = _headers(table) if table is not None else []
-        # A data table's rows have one shape; a layout table's header and footer rows do not.
-        width = Counter(_width(row) for row in members).most_common(1)[0][0]
-        rows = [_row_item(row, headers, page) for row in members if _width(row) == width]
+        kept = _table_rows(members)
+        if _detail_rows(kept):
+            # Two rows an item: the name's row, then a row of its figures (rent, rooms)
+            # under the table's own header row, whose names no longer line up.
+            kept = [_with_details(row) for row in kept]
+            headers = []
+        rows = [_row_item(row, headers, page) for row in kept]
         return [r for r in rows if r is not None]
     in_text: list[Item] = []
     found = [_block_item(block, page, stats, in_text) for block in members]
