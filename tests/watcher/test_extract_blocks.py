@@ -594,3 +594,44 @@ def test_a_table_of_two_rows_an_item() -> None:
     assert [(e["title"], e.get("price"), e.get("currency")) for e in ex.entries] == [
         (f"Bright flat number {n} near the park", float(f"{n + 700}.45"), "EUR") for n in range(6)
     ]
+
+
+def test_a_cards_links_to_its_own_page_are_parts_of_it() -> None:
+    """Each tile links its name and its summary to its page (two links side by side, to
+    one page): the tiles are the items, not the links."""
+    tiles = "".join(
+        f'<article class="tile"><a class="card-link favorite" title="Save">♥</a>'
+        f'<a class="card-link" href="/recipe/{n}/?src=hub"><img src="/r/{n}.jpg" alt="">'
+        f"<h3>Recipe number {n} with herbs</h3></a><a class='card-link' href='/recipe/{n}/?src="
+        f"hub'><div class='ratings'><div class='stars'></div><span class='reviews'>{n + 40}"
+        f"</span><div class='summary'>Use the garden's basil for recipe {n}, blended in a "
+        "minute.</div></div></a>"
+        f'<div class="profile"><a href="/cook/{n}">Recipe by cook {n}</a></div></article>'
+        for n in range(9)
+    )
+    body = (
+        CHROME_TOP.format(lang="en", menu=MENU)
+        + f'<section class="grid"><div class="column">{tiles}</div></section>'
+        + CHROME_BOTTOM.format(links=FOOTER)
+    ).encode()
+    ex = extract_bytes(body, "https://recipes.example/search?q=home")
+    assert [e["title"] for e in ex.entries] == [f"Recipe number {n} with herbs" for n in range(9)]
+
+
+def test_parts_of_one_item_and_cards_side_by_side() -> None:
+    """What tells an item's parts from a row's cards: parts sit in different parents, or
+    lead to one page; cards sit side by side, each leading to its own."""
+    from watcher.extract.blocks import _parts
+    from watcher.extract.tree import parse_html
+
+    tree = parse_html(
+        b"<div><article id='tile'><a href='/r/1'><h3>Pesto</h3></a><a href='/r/1'>Basil and "
+        b"oil</a></article><div id='row'><a href='/r/2'>Stew</a><a href='/r/3'>Soup</a></div>"
+        b"<div id='item'><div><p><a href='/p/4'>$10</a></p></div><div><p><a href='/o/4'>"
+        b"3 offers</a></p></div></div></div>"
+    )
+    by_id = {el.get("id"): el for el in tree.iter() if el.get("id")}
+    assert _parts(list(by_id["tile"].iter("a")))
+    assert not _parts(list(by_id["row"].iter("a")))
+    assert _parts(list(by_id["item"].iter("p")))
+    assert not _parts(list(by_id["item"].iter("p"))[:1])

@@ -665,37 +665,54 @@ def _best_groups(page: Page) -> tuple[list[list[Any]], _Stats]:
 
 
 def _holders_first(ranked: list[tuple[tuple[float, int], list[Any]]]) -> None:
-    """Put first the group whose members each hold several members of the best one, not
-    side by side: the best is then each item's rows (its price row, offers row, rating
-    row, in different columns of the item), which outnumber the items and outscore them.
-    A grid split into rows holds its cards side by side, one parent per row, and keeps
-    them. The holding group is one of the next twelve, at a third of the best's score at
-    least, holding nine in ten of its members; of several, the one of fewest members (the
-    items, not each item's columns)."""
+    """Put first the group whose members each hold several members of the best one as
+    parts (`_parts`): the best is then each item's rows (its price row, offers row, rating
+    row, in different columns of the item) or each card's two links to its page, which
+    outnumber the items and outscore them. A grid split into rows holds its cards side by
+    side, each leading to its own page, and keeps them. The holding group is one of the
+    next twelve, at a third of the best's score at least, holding nine in ten of its
+    members; of several, the one of fewest members (the items, not each item's columns)."""
     if len(ranked) < 2:
         return
     (top_score, _), top = ranked[0]
     chosen = None  # the holders of fewest members: the items, not their columns
     for place in range(1, min(len(ranked), 12)):
         (score, _), members = ranked[place]
-        if score < top_score / 3 or len(members) * 2 > len(top) or len(members) < 3:
+        if score < top_score / 3 or len(members) >= len(top) or len(members) < 3:
             continue
         if chosen is not None and len(members) >= len(ranked[chosen][1]):
             continue
         holders = set(members)
-        held: dict[Any, set[Any]] = {}
-        count = 0
+        held: dict[Any, list[Any]] = {}
         for el in top:
             holder = next((a for a in el.iterancestors() if a in holders), None)
             if holder is not None:
-                held.setdefault(holder, set()).add(el.getparent())
-                count += 1
-        if count < 0.9 * len(top):
+                held.setdefault(holder, []).append(el)
+        if sum(len(parts) for parts in held.values()) < 0.9 * len(top):
             continue
-        if sum(1 for parents in held.values() if len(parents) >= 2) >= 0.6 * len(members):
+        if sum(1 for parts in held.values() if _parts(parts)) >= 0.6 * len(members):
             chosen = place
     if chosen is not None:
         ranked.insert(0, ranked.pop(chosen))
+
+
+def _parts(held: list[Any]) -> bool:
+    """Whether several members held by one element are parts of one item: not side by
+    side (in different parents), or leading to one page (a card's image link and its
+    title link). A grid's row holds its cards side by side, each leading to its own."""
+    if len(held) < 2:
+        return False
+    if len({el.getparent() for el in held}) >= 2:
+        return True
+    targets = [_target(el) for el in held]
+    return len(set(targets)) < len(targets)
+
+
+def _target(el: Any) -> str | None:
+    """Where the element leads: its own link, else its first link."""
+    if el.tag == "a" and el.get("href"):
+        return str(el.get("href"))
+    return next((str(a.get("href")) for a in el.iter("a") if a.get("href")), None)
 
 
 def _periods(stats: _Stats) -> list[list[list[Any]]]:
