@@ -26,14 +26,15 @@ MENU = "".join(
 FOOTER = "".join(f'<li><a href="/help/{n}">Help topic {n}</a></li>' for n in range(20))
 
 
-def shop(cards: list[str], lang: str = "en") -> bytes:
+def in_chrome(inner: str, lang: str = "en") -> bytes:
+    """`inner` in a page with a header, a mega menu, a breadcrumb, pagination and a footer."""
     return (
-        CHROME_TOP.format(lang=lang, menu=MENU)
-        + '<div class="product-grid">'
-        + "".join(cards)
-        + "</div>"
-        + CHROME_BOTTOM.format(links=FOOTER)
+        CHROME_TOP.format(lang=lang, menu=MENU) + inner + CHROME_BOTTOM.format(links=FOOTER)
     ).encode()
+
+
+def shop(cards: list[str], lang: str = "en") -> bytes:
+    return in_chrome('<div class="product-grid">' + "".join(cards) + "</div>", lang)
 
 
 def card(slug: str, name: str, price: str, old: str = "") -> str:
@@ -378,13 +379,11 @@ def test_amounts_a_few_excerpts_mention_are_not_prices() -> None:
     excerpts = ["The council met again on Tuesday to talk it over."] * 12
     excerpts[3] = "The game's new costume launches today on two consoles for $6."
     excerpts[7] = "The company spent more than $4 million on lobbyists last year."
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + '<ul class="stories">'
+    body = in_chrome(
+        '<ul class="stories">'
         + "".join(_story(n, text) for n, text in enumerate(excerpts))
         + "</ul>"
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    )
     ex = extract_bytes(body, "https://news.example/")
     assert ex.method == "blocks"
     assert len(ex.entries) == 12
@@ -400,13 +399,7 @@ def test_prices_most_items_show_in_text_are_kept() -> None:
         for n in range(6)
     ]
     rows[2] = '<li><a href="/boats/2">Sailing boat model 2</a><p>Price on request</p></li>'
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + '<ul class="boats">'
-        + "".join(rows)
-        + "</ul>"
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    body = in_chrome('<ul class="boats">' + "".join(rows) + "</ul>")
     ex = extract_bytes(body, "https://boats.example/")
     assert [e.get("price") for e in ex.entries] == [1500, 2500, None, 4500, 5500, 6500]
 
@@ -429,11 +422,7 @@ def test_links_pasted_into_posts_are_not_the_list() -> None:
         f"https://social.example/s/{n}</a></p></div></div></div></div>"
         for n in range(8)
     )
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + f'<div class="contents">{results}</div>'
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    body = in_chrome(f'<div class="contents">{results}</div>')
     ex = extract_bytes(body, "https://forum.example/search?q=channel")
     assert [e["title"] for e in ex.entries] == [
         f"Result number {n} about the channel" for n in range(8)
@@ -455,11 +444,7 @@ def test_links_in_a_hidden_container_are_not_the_list() -> None:
         + "</ul></div></div>"
         for n in range(6)
     )
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + f'<div class="results">{results}</div>'
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    body = in_chrome(f'<div class="results">{results}</div>')
     ex = extract_bytes(body, "https://jobs.example/search")
     assert [e["title"] for e in ex.entries] == [f"Clerk position number {n}" for n in range(6)]
 
@@ -484,11 +469,7 @@ def test_price_buttons_outnumbering_the_cards_are_not_the_items() -> None:
         f"href='/books/{n}'></a>{price_button(n)}</span></div></div>"
         for n in range(8)
     )
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + f'<div class="card-list">{cards}</div>'
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    body = in_chrome(f'<div class="card-list">{cards}</div>')
     ex = extract_bytes(body, "https://books.example/search?q=computers")
     assert [e["title"] for e in ex.entries] == [f"Book number {n} on computers" for n in range(8)]
 
@@ -502,9 +483,8 @@ def test_the_main_content_is_not_chrome_whatever_its_classes() -> None:
         f'<span class="price">${n + 40}.99</span><span>Ships tomorrow</span></li>'
         for n in range(6)
     )
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + '<div id="main" class="nav_redesign s-span-page"><div class="filters"><ul>'
+    body = in_chrome(
+        '<div id="main" class="nav_redesign s-span-page"><div class="filters"><ul>'
         + "".join(f'<li><a href="/s?f={k}">Filter {k}</a></li>' for k in range(5))
         + f'</ul></div><ul class="s-result-list">{results}</ul></div><div class="related">'
         + "".join(
@@ -512,8 +492,7 @@ def test_the_main_content_is_not_chrome_whatever_its_classes() -> None:
             for k in range(8)
         )
         + "</div>"
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    )
     ex = extract_bytes(body, "https://shop.example/s?k=player")
     assert [e["title"] for e in ex.entries] == [f"Portable player model {n}" for n in range(6)]
 
@@ -540,13 +519,9 @@ def test_the_rows_of_each_item_are_not_the_items() -> None:
     """Each result holds five rows in two columns (price, shipping, offers; reviews, trade
     in), each row with text and most with a link or a price: the rows outnumber the
     results five to one, and the results are the items."""
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + '<ul class="s-result-list">'
-        + "".join(_result_with_rows(n) for n in range(8))
-        + "</ul>"
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    body = in_chrome(
+        '<ul class="s-result-list">' + "".join(_result_with_rows(n) for n in range(8)) + "</ul>"
+    )
     ex = extract_bytes(body, "https://shop.example/s?k=dvd")
     assert [(e["title"], e["price"]) for e in ex.entries] == [
         (f"Portable DVD player with screen model {n}", float(f"{n + 60}.99")) for n in range(8)
@@ -563,11 +538,7 @@ def test_a_card_positioned_relative_is_no_job() -> None:
         "</div></a></li>"
         for n in range(6)
     )
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + f'<ul class="listings">{cards}</ul>'
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    body = in_chrome(f'<ul class="listings">{cards}</ul>')
     ex = extract_bytes(body, "https://crafts.example/ca/search?q=garden")
     assert [(e.get("price"), e.get("currency"), e.get("attributes")) for e in ex.entries] == [
         (float(f"{n + 40}.10"), "CAD", None) for n in range(6)
@@ -584,12 +555,11 @@ def test_a_table_of_two_rows_an_item() -> None:
         f"<td>{n + 700},45 EUR</td></tr>"
         for n in range(6)
     )
-    body = (
-        CHROME_TOP.format(lang="de", menu=MENU)
-        + "<table><tr><td></td><td><b>Zimmer</b></td><td><b>Wohnfläche</b></td>"
-        + f"<td><b>Kaltmiete</b></td><td><b>Foto</b></td></tr>{rows}</table>"
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    body = in_chrome(
+        "<table><tr><td></td><td><b>Zimmer</b></td><td><b>Wohnfläche</b></td>"
+        + f"<td><b>Kaltmiete</b></td><td><b>Foto</b></td></tr>{rows}</table>",
+        lang="de",
+    )
     ex = extract_bytes(body, "https://flats.example/search")
     assert [(e["title"], e.get("price"), e.get("currency")) for e in ex.entries] == [
         (f"Bright flat number {n} near the park", float(f"{n + 700}.45"), "EUR") for n in range(6)
@@ -609,11 +579,7 @@ def test_a_cards_links_to_its_own_page_are_parts_of_it() -> None:
         f'<div class="profile"><a href="/cook/{n}">Recipe by cook {n}</a></div></article>'
         for n in range(9)
     )
-    body = (
-        CHROME_TOP.format(lang="en", menu=MENU)
-        + f'<section class="grid"><div class="column">{tiles}</div></section>'
-        + CHROME_BOTTOM.format(links=FOOTER)
-    ).encode()
+    body = in_chrome(f'<section class="grid"><div class="column">{tiles}</div></section>')
     ex = extract_bytes(body, "https://recipes.example/search?q=home")
     assert [e["title"] for e in ex.entries] == [f"Recipe number {n} with herbs" for n in range(9)]
 
