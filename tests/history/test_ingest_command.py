@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +198,20 @@ def test_empty_standard_input_fails_naming_it():
         run("-", stdin=io.BytesIO(b"\n"))
 
     assert caught.value.returncode == 1
+
+
+def test_verbosity_two_adds_the_time_of_the_work(account, tmp_path, tmp_storage):
+    """`-v 2` prints how long reading, validating and writing took (`make bench` reads it:
+    the work without the command's start-up); the default output stays one line."""
+    path = write(tmp_path, GOOD)
+    out = io.StringIO()
+
+    call_command("ingest", str(path), verbosity=2, stdout=out, stderr=io.StringIO())
+
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Ingested 1 fetch(es)")
+    took = re.fullmatch(
+        r"Took (\d+\.\d{3}) s to read, validate and write 1 fetch\(es\)\.", lines[1]
+    )
+    assert took is not None
+    assert 0 < float(took.group(1)) < 60
