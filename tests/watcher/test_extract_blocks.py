@@ -601,3 +601,18 @@ def test_parts_of_one_item_and_cards_side_by_side() -> None:
     assert not _parts(list(by_id["row"].iter("a")))
     assert _parts(list(by_id["item"].iter("p")))
     assert not _parts(list(by_id["item"].iter("p"))[:1])
+
+
+def test_a_badge_before_the_name_is_not_part_of_it() -> None:
+    """`<h3><a><span class="newly">New listing</span> Game …</a></h3>`: the badge sits in
+    an element of its own before the name and is left out of the title."""
+    rows = "".join(
+        f'<li class="sresult"><h3 class="lvtitle"><a href="/itm/{n}">'
+        + ('<span class="newly">New listing</span> ' if n % 2 else "")
+        + f"Retro game cartridge number {n}</a></h3><span class='bold'>£{n + 3}.99</span></li>"
+        for n in range(6)
+    )
+    ex = extract_bytes(in_chrome(f'<ul id="results">{rows}</ul>'), "https://auctions.example/s")
+    assert [e["title"] for e in ex.entries] == [
+        f"Retro game cartridge number {n}" for n in range(6)
+    ]

@@ -1028,7 +1028,8 @@ _BADGE_CLASS = re.compile(
 )
 _badge_class = _attribute_test(_BADGE_CLASS)
 _BADGE_TEXT = re.compile(
-    r"^(new|new in|sale|hot|sold out|best ?seller|featured|sponsored|promoted|ad|exclusive|"
+    r"^(new|new in|new listing|just in|sale|hot|sold out|best ?seller|featured|sponsored|"
+    r"promoted|ad|exclusive|"
     r"limited|online only|top rated|-?\d+ ?% ?(off)?)$",
     re.IGNORECASE,
 )
@@ -1067,10 +1068,14 @@ def _collect_pieces(node: Any, owner: Any, pieces: list[tuple[str, Any]]) -> Non
 
 
 def _text(el: Any) -> str:
-    """The element's text, with a space where one element ends and another begins."""
+    """The element's text, with a space where one element ends and another begins; a badge
+    in an element of its own before the name ("New listing", "Sponsored") left out."""
     if not len(el):
         return clean(el.text)  # one piece at most: the same, at a fraction of the cost
-    return clean(" ".join(t for t, _ in _pieces(el)))
+    pieces = _pieces(el)
+    while len(pieces) > 1 and pieces[0][1] is not el and _BADGE_TEXT.match(pieces[0][0]):
+        pieces = pieces[1:]
+    return clean(" ".join(t for t, _ in pieces))
 
 
 def _name_piece(pieces: list[tuple[str, Any]]) -> str:
