@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import random
+from typing import Any
 
 from watcher.extract import extract_bytes
 from watcher.extract.blocks import _joined
@@ -616,3 +617,20 @@ def test_a_badge_before_the_name_is_not_part_of_it() -> None:
     assert [e["title"] for e in ex.entries] == [
         f"Retro game cartridge number {n}" for n in range(6)
     ]
+
+
+def test_table_rows_prefer_linked_then_most_common_shape() -> None:
+    """Of two row shapes about as common, the one whose rows hold links; where neither
+    does, the more common one (not whichever came first)."""
+    from watcher.extract.blocks import _table_rows
+    from watcher.extract.tree import parse_html
+
+    def rows(html: str) -> list[Any]:
+        return list(parse_html(f"<table>{html}</table>".encode()).iter("tr"))
+
+    short = "<tr><td>a</td><td>b</td><td>c</td><td>d</td></tr>"
+    wide = "<tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td></tr>"
+    plain = rows(short + wide * 10 + short * 8)  # 10 wide, 9 short, short first
+    assert {len(r) for r in _table_rows(plain)} == {5}
+    linked = rows(short * 10 + wide.replace("<td>1</td>", "<td><a href='/c/1'>1</a></td>") * 9)
+    assert {len(r) for r in _table_rows(linked)} == {5}

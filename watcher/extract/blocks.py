@@ -1270,8 +1270,9 @@ def _table_rows(members: list[Any]) -> list[Any]:
     most = counts.most_common(1)[0][1]
     width = max(
         (w for w, count in counts.items() if count >= 0.8 * most),
-        key=lambda w: sum(
-            1 for row, rw in zip(members, widths, strict=True) if rw == w and _linked(row)
+        key=lambda w: (
+            sum(1 for row, rw in zip(members, widths, strict=True) if rw == w and _linked(row)),
+            counts[w],
         ),
     )
     return [row for row, w in zip(members, widths, strict=True) if w == width]
