@@ -634,3 +634,18 @@ def test_table_rows_prefer_linked_then_most_common_shape() -> None:
     assert {len(r) for r in _table_rows(plain)} == {5}
     linked = rows(short * 10 + wide.replace("<td>1</td>", "<td><a href='/c/1'>1</a></td>") * 9)
     assert {len(r) for r in _table_rows(linked)} == {5}
+
+
+def test_a_logo_links_label_gives_way_to_the_name_shown() -> None:
+    """The logo's link comes first, named only by `title="Find out more about Gant"`; the
+    link to the same page that shows "Gant" names the item."""
+    shops = "".join(
+        f'<div class="thumbnail"><div class="span2"><a title="Find out more about {name}" '
+        f'href="/shops/{n}-{name.lower()}.html"><img alt="{name}" src="/logo/{n}.jpg"></a></div>'
+        f'<div class="caption"><header class="place"><strong><a href="/shops/{n}-'
+        f'{name.lower()}.html">{name}</a></strong><address>Main street {n}, Chora</address>'
+        f"</header><p>{name} sells clothes for men and women.</p></div></div>"
+        for n, name in enumerate(["Gant", "Louisel", "Marella", "Soleil", "Aegean"])
+    )
+    ex = extract_bytes(in_chrome(f'<article id="items">{shops}</article>'), "https://isle.example/")
+    assert [e["title"] for e in ex.entries] == ["Gant", "Louisel", "Marella", "Soleil", "Aegean"]

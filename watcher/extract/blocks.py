@@ -999,6 +999,20 @@ def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
             # name does not count; the name link before "Company Ltd" does).
             longest = max(len(t) for t, _ in named)
             title, link = next((t, a) for t, a in named if len(t) >= 0.4 * longest)
+            if not clean(text_of(link)):
+                # Named only by its `title` or `aria-label` ("Find out more about Gant" on
+                # the logo): another link to the same page that shows its name says it.
+                shown = next(
+                    (
+                        t
+                        for t, a in named
+                        if a is not link
+                        and a.get("href") == link.get("href")
+                        and clean(text_of(a)) == t
+                    ),
+                    None,
+                )
+                title = shown or title
             pieces = _pieces(link)
             if len(pieces) >= 3 or (len(pieces) == 2 and len(title) > 60):
                 # The link wraps the whole card: its text is the card's, not a name. The
