@@ -649,3 +649,25 @@ def test_a_logo_links_label_gives_way_to_the_name_shown() -> None:
     )
     ex = extract_bytes(in_chrome(f'<article id="items">{shops}</article>'), "https://isle.example/")
     assert [e["title"] for e in ex.entries] == ["Gant", "Louisel", "Marella", "Soleil", "Aegean"]
+
+
+def test_a_sites_bar_in_the_same_table_as_the_stories_is_not_a_story() -> None:
+    """A link aggregator laid out in one table: its bar (logo, "new | comments | ask | …",
+    the user) is a row of the stories' shape with many more links, and no story."""
+    bar = (
+        '<tr><td><a href="/"><img src="/y.gif"></a></td><td><b><a href="/news">Link News</a>'
+        "</b>"
+        + "".join(f' | <a href="/{k}">{k}</a>' for k in ("new", "comments", "ask", "jobs"))
+        + '</td><td><a href="/user">someone</a> | <a href="/logout">logout</a></td></tr>'
+    )
+    stories = "".join(
+        f'<tr><td class="title">{n + 1}.</td><td><a href="/vote?id={n}"><div class="up">'
+        f'</div></a></td><td class="title"><a href="https://site{n}.example/story">Story '
+        f"number {n} about a thing</a></td></tr><tr><td></td><td class='subtext'>{n * 7} "
+        f'points by <a href="/user?id=u{n}">u{n}</a> | <a href="/item?id={n}">{n} comments'
+        "</a></td></tr>"
+        for n in range(8)
+    )
+    body = f"<html><body><center><table>{bar}{stories}</table></center></body></html>"
+    ex = extract_bytes(body.encode(), "https://links.example/news")
+    assert [e["title"] for e in ex.entries] == [f"Story number {n} about a thing" for n in range(8)]

@@ -1278,7 +1278,8 @@ def _linked(el: Any) -> bool:
 
 def _table_rows(members: list[Any]) -> list[Any]:
     """A data table's rows have one shape; a layout table's header and footer rows do not.
-    Of two shapes as common, the one whose rows hold links (the names, not the figures)."""
+    Of two shapes as common, the one whose rows hold links (the names, not the figures);
+    where neither does, the more common."""
     widths = [_width(row) for row in members]
     counts = Counter(widths)
     most = counts.most_common(1)[0][1]
@@ -1289,7 +1290,12 @@ def _table_rows(members: list[Any]) -> list[Any]:
             counts[w],
         ),
     )
-    return [row for row, w in zip(members, widths, strict=True) if w == width]
+    rows = [row for row, w in zip(members, widths, strict=True) if w == width]
+    # A row of many more links than the others is the page's own bar laid out in the same
+    # table (Hacker News: its logo, "new | threads | comments | …" and the user), not an item.
+    counts_of = [sum(1 for a in row.iter("a") if a.get("href")) for row in rows]
+    usual = sorted(counts_of)[len(counts_of) // 2]
+    return [row for row, n in zip(rows, counts_of, strict=True) if n <= max(5, 3 * usual)]
 
 
 def _detail(row: Any) -> Any:
