@@ -671,3 +671,30 @@ def test_a_sites_bar_in_the_same_table_as_the_stories_is_not_a_story() -> None:
     body = f"<html><body><center><table>{bar}{stories}</table></center></body></html>"
     ex = extract_bytes(body.encode(), "https://links.example/news")
     assert [e["title"] for e in ex.entries] == [f"Story number {n} about a thing" for n in range(8)]
+
+
+def test_blog_posts_written_as_runs_from_each_heading() -> None:
+    """A 2006 blog's front page: a date heading, then posts written as siblings (an `<h3>`,
+    text with links elsewhere, a quote, "posted by … permalink"), of uneven length. Each
+    post is an item, named by its heading, linked by its permalink."""
+    posts = []
+    for n in range(6):
+        quote = f"<blockquote>A quote of post {n}.</blockquote>" if n % 2 else ""
+        extra = "<br><i>via <a href='https://blog.example/x'>a friend</a></i>" * (n % 3)
+        posts.append(
+            f"<h3>Post number {n} about science fiction</h3> Some text about the thing with "
+            f'<a href="https://shop.example/book{n}">a book</a>.{quote}'
+            f'<a href="https://elsewhere.example/{n}">Link</a>{extra}'
+            f'<p class="posted">posted by Someone at 03:4{n} AM <a href="/2006/06/14/post_{n}'
+            f'.html">permalink</a> | <a href="https://search.example/?u={n}">comments</a></p>'
+        )
+    body = (
+        '<html><body><div id="content"><h2>Wednesday, June 14, 2006</h2>'
+        + "".join(posts)
+        + "</div></body></html>"
+    ).encode()
+    ex = extract_bytes(body, "https://blog.example/")
+    assert [(e["title"], e["url"]) for e in ex.entries] == [
+        (f"Post number {n} about science fiction", f"https://blog.example/2006/06/14/post_{n}.html")
+        for n in range(6)
+    ]

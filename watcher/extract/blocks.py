@@ -719,7 +719,8 @@ def _periods(stats: _Stats) -> list[list[list[Any]]]:
     """Items written as runs of siblings rather than one element each: `<dt>` and its
     `<dd>`s, or `<h3>`, `<p>`, `<p>` again and again in one container. A run starts at
     each sibling with the signature of the first; three runs at least, of two or more
-    elements, none longer than six."""
+    elements, none longer than six. Runs that each start at a heading (a blog's posts:
+    `<h3>`, text, a quote, links, "posted by") may be longer, up to twenty, and uneven."""
     found = []
     packed = stats.packed
     for parent in stats.wide:
@@ -727,10 +728,19 @@ def _periods(stats: _Stats) -> list[list[list[Any]]]:
         if len(kids) < 6:
             continue
         tags = [c.tag for c in kids]
-        if all(tags.count(tag) < 3 for tag in set(tags[:3])):
+        headings = Counter(tag for tag in tags if tag in _HEADINGS).most_common(1)
+        heading_tag = headings[0][0] if headings and headings[0][1] >= 3 else ""
+        if not heading_tag and all(tags.count(tag) < 3 for tag in set(tags[:3])):
             continue  # no run can start three times (a signature begins with its tag)
         sigs = [_sig(c) for c in kids]
-        for head in dict.fromkeys(sigs[:3]):
+        heading = (
+            Counter(
+                sig for sig, tag in zip(sigs, tags, strict=True) if tag == heading_tag
+            ).most_common(1)[0][0]
+            if heading_tag
+            else ""
+        )
+        for head in dict.fromkeys([*sigs[:3], heading] if heading else sigs[:3]):
             starts = [i for i, sig in enumerate(sigs) if sig == head]
             if len(starts) < 3:
                 continue
@@ -738,7 +748,17 @@ def _periods(stats: _Stats) -> list[list[list[Any]]]:
             runs = [kids[a:b] for a, b in zip(starts, ends, strict=True)]
             sizes = sorted(len(r) for r in runs)
             usual = sizes[len(sizes) // 2]
-            if usual < 2 or usual > 6:
+            longest = 20 if head == heading else 6
+            if usual < 2 or usual > longest:
+                continue
+            if head == heading:
+                # Posts are uneven: the last one runs to the container's end, unless that is
+                # longer than any post may be (then as long as the longest of the others).
+                if len(runs[-1]) > longest:
+                    runs[-1] = runs[-1][: max(len(r) for r in runs[:-1])]
+                if max(len(r) for r in runs) <= 2 * longest:
+                    found.append(runs)
+                    break
                 continue
             runs[-1] = runs[-1][:usual]  # whatever follows the last run is not part of it
             if sum(1 for r in runs if len(r) == usual) >= 0.8 * len(runs):
@@ -1028,10 +1048,22 @@ def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
             title = _first_text(block)
     if link is None:
         links = _links(block) if links is None else links
+        # A post's "permalink" (or "read more") leads to the post itself: before the first
+        # link of its text, which leads elsewhere.
+        own = next((a for a in links if _OWN_LINK.match(clean(text_of(a)))), None)
         useful = [a for a in links if not _cta(a)]
-        link = useful[0] if useful else (links[0] if links else None)
+        fallback = useful[0] if useful else (links[0] if links else None)
+        link = own if own is not None else fallback
     url = absolute(link.get("href"), base) if link is not None else None
     return title, url
+
+
+_OWN_LINK = re.compile(
+    r"^(permalink|permanent link|link to this (post|entry)|read more|continue reading|"
+    r"full story|read the full story|weiterlesen|lire la suite|leer m[áa]s|leggi tutto)"
+    r"\W*$",
+    re.IGNORECASE,
+)
 
 
 _INLINE = frozenset(
