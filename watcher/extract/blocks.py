@@ -34,6 +34,7 @@ from watcher.extract.values import (
     clean,
     currency_in,
     has_currency,
+    is_address,
     lower_camel,
     money_like,
     number,
@@ -614,18 +615,12 @@ def _score(members: list[Any], stats: _Stats, memo: dict[int, bool]) -> float:
     return good * quality
 
 
-# A text that is a web address: a link pasted into a post, not an item's name.
-_ADDRESS_TEXT = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
-
-
 def _bare_links(members: list[Any], packed: dict[Any, int]) -> bool:
     """Whether most members are links that read as their own address (`https://www.you
     tube.com/watch?v=…` in a forum post's text): the links of running text, not items."""
     sample = members[:: max(1, len(members) // 8)]
     bare = sum(
-        1
-        for el in sample
-        if packed.get(el, 0) & _MASK <= 300 and _ADDRESS_TEXT.match(clean(text_of(el)))
+        1 for el in sample if packed.get(el, 0) & _MASK <= 300 and is_address(clean(text_of(el)))
     )
     return bare >= 0.6 * len(sample)
 

@@ -22,6 +22,7 @@ from watcher.extract.values import (
     absolute,
     availability,
     clean,
+    is_address,
     lower_camel,
     number,
     parse_price,
@@ -314,10 +315,6 @@ def _salary(item: Item, salary: Any, locale: Locale) -> None:
             item.attributes[name] = {"n": amount, "unit": unit} if unit else {"n": amount}
 
 
-# A name that is a web address: microdata's `itemprop="title"` on a link reads its href.
-_ADDRESS = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
-
-
 def _title(node: dict[str, Any], kind: str) -> tuple[str, str | None]:
     """The item's name (a job's `title` before its `name`), and an address found in its
     place. A job "named" as its employer (the employer's name leaking out of markup that
@@ -328,7 +325,7 @@ def _title(node: dict[str, Any], kind: str) -> tuple[str, str | None]:
         text = _text(node.get(key))
         if not text:
             continue
-        if _ADDRESS.match(text):
+        if is_address(text):
             address = address or text
             continue
         if kind == "jobPosting" and text == _text(node.get("hiringOrganization")):

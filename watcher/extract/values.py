@@ -266,6 +266,15 @@ class Locale:
         return self.declared
 
 
+# A text that is a web address: a link pasted into a post, microdata's `itemprop="title"`
+# on a link (which reads its href); never an item's name.
+_ADDRESS = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
+
+
+def is_address(text: str) -> bool:
+    return _ADDRESS.match(text) is not None
+
+
 def parse_price(text: str, locale: Locale) -> tuple[int | float, str | None] | None:
     """(amount, ISO currency) of the first price in `text`, or None."""
     if not text or not _HAS_DIGIT.search(text):
