@@ -259,11 +259,14 @@ def _offer(item: Item, offers: Any, locale: Locale) -> None:
         price = offers.get("lowPrice")
     if price is None and isinstance(spec, dict):
         price = spec.get("price")
-    item.price = _amount(price, locale)
+    # A price written as text is parsed once, for its amount and the currency it shows.
+    written = parse_price(price, locale) if isinstance(price, str) else None
+    item.price = (
+        (written[0] if written else None) if isinstance(price, str) else _amount(price, locale)
+    )
     currency = offers.get("priceCurrency") or (spec or {}).get("priceCurrency")
     if item.price is not None:
         # No `priceCurrency`: the one written in the price (`179,90 EUR`), else the page's.
-        written = parse_price(price, locale) if isinstance(price, str) else None
         item.currency = (
             locale.currency(str(currency))
             if currency
