@@ -296,25 +296,17 @@ _AMOUNT_BEFORE = re.compile(rf"(?P<n>{_AMOUNT})\s?$")
 _SUFFIXED = frozenset({"€", "zł", "kč", "kr", "kr.", "fr.", "lei", "ft", "円", "元", "원"})
 # "$4 million", "€2,5 Mrd.": in running text a figure (a budget, a fine), not a price; in a
 # price element (a house at "$1.2 million") the amount it scales to.
+_SCALES = {
+    **dict.fromkeys(("million", "mn", "mio", "millionen", "milioni", "millones"), 10**6),
+    **dict.fromkeys(("billion", "bn", "mrd", "milliard", "milliarden", "miliardi"), 10**9),
+    "trillion": 10**12,
+    "crore": 10**7,
+    "lakh": 10**5,
+}
 _MAGNITUDE = re.compile(
-    r"\s?(?P<word>millions?|billions?|trillions?|mn|bn|mio|mrd|millionen|milliarden|"
-    r"milliards?|milioni|miliardi|millones|crores?|lakhs?)\b",
+    rf"\s?(?P<word>{'|'.join(sorted(_SCALES, key=len, reverse=True))})s?\b",
     re.IGNORECASE,
 )
-_BILLIONS = re.compile(r"^(?:b|mrd|milliard|miliard)", re.IGNORECASE)  # 10**9; "bn", "Mrd."
-
-
-def _scale(word: str) -> int:
-    """What a magnitude word multiplies by: crore 10**7, lakh 10**5, trillion 10**12,
-    billion (and milliard, Mrd.) 10**9, else (million, Mio.) 10**6."""
-    first = word[0].lower()
-    if first == "c":
-        return 10**7
-    if first == "l":
-        return 10**5
-    if first == "t":
-        return 10**12
-    return 10**9 if _BILLIONS.match(word) else 10**6
 
 
 # Codes that are also words on pages (a programming language, a button, a university):
@@ -361,7 +353,7 @@ def price_tokens(
             price = parse_price(amount.strip(), locale)
             value = price[0] if price else None
         if value is not None and magnitude is not None:
-            value = number(Decimal(str(value)) * _scale(magnitude["word"]))
+            value = number(Decimal(str(value)) * _SCALES[magnitude["word"].lower()])
             used_to = magnitude.end()
         if value is not None:
             found.append((value, locale.currency(symbol), thousands))
