@@ -705,9 +705,8 @@ def _parts(held: list[Any]) -> bool:
 
 def _target(el: Any) -> str | None:
     """Where the element leads: its own link, else its first link."""
-    if el.tag == "a" and el.get("href"):
-        return str(el.get("href"))
-    return next((str(a.get("href")) for a in el.iter("a") if a.get("href")), None)
+    links = _links(el)
+    return str(links[0].get("href")) if links else None
 
 
 def _periods(stats: _Stats) -> list[list[list[Any]]]:
@@ -1299,30 +1298,24 @@ def _headers(table: Any) -> list[str]:
     return [clean(text_of(cell)) for cell in row if cell.tag in ("th", "td")]
 
 
-def _linked(el: Any) -> bool:
-    return any(a.get("href") for a in el.iter("a"))
-
-
 def _table_rows(members: list[Any]) -> list[Any]:
     """A data table's rows have one shape; a layout table's header and footer rows do not.
     Of two shapes as common, the one whose rows hold links (the names, not the figures);
     where neither does, the more common."""
     widths = [_width(row) for row in members]
+    links = [len(_links(row)) for row in members]
     counts = Counter(widths)
     most = counts.most_common(1)[0][1]
+    linked = Counter(w for w, n in zip(widths, links, strict=True) if n)
     width = max(
         (w for w, count in counts.items() if count >= 0.8 * most),
-        key=lambda w: (
-            sum(1 for row, rw in zip(members, widths, strict=True) if rw == w and _linked(row)),
-            counts[w],
-        ),
+        key=lambda w: (linked[w], counts[w]),
     )
-    rows = [row for row, w in zip(members, widths, strict=True) if w == width]
+    rows = [(row, n) for row, w, n in zip(members, widths, links, strict=True) if w == width]
     # A row of many more links than the others is the page's own bar laid out in the same
     # table (Hacker News: its logo, "new | threads | comments | …" and the user), not an item.
-    counts_of = [sum(1 for a in row.iter("a") if a.get("href")) for row in rows]
-    usual = sorted(counts_of)[len(counts_of) // 2]
-    return [row for row, n in zip(rows, counts_of, strict=True) if n <= max(5, 3 * usual)]
+    usual = sorted(n for _, n in rows)[len(rows) // 2]
+    return [row for row, n in rows if n <= max(5, 3 * usual)]
 
 
 def _detail(row: Any) -> Any:
@@ -1330,22 +1323,25 @@ def _detail(row: Any) -> Any:
     follower = row.getnext()
     if follower is None or follower.tag != "tr" or _width(follower) == _width(row):
         return None
-    return None if _linked(follower) else follower
+    return None if _links(follower) else follower
 
 
-def _detail_rows(rows: list[Any]) -> bool:
-    return len(rows) >= 3 and sum(1 for row in rows if _detail(row) is not None) >= 0.8 * len(rows)
-
-
-def _with_details(row: Any) -> Any:
-    """The row and its row of figures as one row (copies: the page's tree is left alone)."""
-    follower = _detail(row)
-    if follower is None:
-        return row
-    merged = new_element("tr")
-    for cell in (*row, *follower):
-        if isinstance(cell.tag, str):
-            merged.append(copy.deepcopy(cell))
+def _with_details(rows: list[Any]) -> list[Any] | None:
+    """Where most rows are followed by a row of their figures (two rows an item), each row
+    and its figures as one row (copies: the page's tree is left alone); else None."""
+    details = [_detail(row) for row in rows]
+    if len(rows) < 3 or sum(1 for d in details if d is not None) < 0.8 * len(rows):
+        return None
+    merged = []
+    for row, detail in zip(rows, details, strict=True):
+        if detail is None:
+            merged.append(row)
+            continue
+        both = new_element("tr")
+        for cell in (*row, *detail):
+            if isinstance(cell.tag, str):
+                both.append(copy.deepcopy(cell))
+        merged.append(both)
     return merged
 
 
@@ -1446,11 +1442,11 @@ def _group_items(members: list[Any], page: Page, stats: _Stats) -> list[Item]:
         table = next(members[0].iterancestors("table"), None)
         headers = _headers(table) if table is not None else []
         kept = _table_rows(members)
-        if _detail_rows(kept):
+        merged = _with_details(kept)
+        if merged is not None:
             # Two rows an item: the name's row, then a row of its figures (rent, rooms)
             # under the table's own header row, whose names no longer line up.
-            kept = [_with_details(row) for row in kept]
-            headers = []
+            kept, headers = merged, []
         rows = [_row_item(row, headers, page) for row in kept]
         return [r for r in rows if r is not None]
     in_text: list[Item] = []
