@@ -670,6 +670,7 @@ def _holders_first(ranked: list[tuple[tuple[float, int], list[Any]]]) -> None:
     if len(ranked) < 2:
         return
     (top_score, _), top = ranked[0]
+    ancestry: list[list[Any]] | None = None  # each top member's ancestors, read once
     chosen = None  # the holders of fewest members: the items, not their columns
     for place in range(1, min(len(ranked), 12)):
         (score, _), members = ranked[place]
@@ -677,10 +678,12 @@ def _holders_first(ranked: list[tuple[tuple[float, int], list[Any]]]) -> None:
             continue
         if chosen is not None and len(members) >= len(ranked[chosen][1]):
             continue
+        if ancestry is None:
+            ancestry = [list(el.iterancestors()) for el in top]
         holders = set(members)
         held: dict[Any, list[Any]] = {}
-        for el in top:
-            holder = next((a for a in el.iterancestors() if a in holders), None)
+        for el, ancestors in zip(top, ancestry, strict=True):
+            holder = next((a for a in ancestors if a in holders), None)
             if holder is not None:
                 held.setdefault(holder, []).append(el)
         if sum(len(parts) for parts in held.values()) < 0.9 * len(top):
