@@ -539,7 +539,7 @@ def _in_noise(el: Any, memo: dict[int, bool]) -> bool:
         # Inside a hidden element (`display:none`, `hidden`): what the page does not show
         # (a result's collapsed "more links") is no list. (A hidden member is left out on
         # its own: a grid's hidden template card is no reason to drop the grid.)
-        if _noisy(node) or node.get("hidden") is not None or _hidden_style(node.get("style")):
+        if _noisy(node) or _hidden(node):
             result = True
             break
         node = node.getparent()
@@ -1241,12 +1241,17 @@ def _wrappers(block: Any) -> list[Any]:
     return chain
 
 
+def _hidden(el: Any) -> bool:
+    """Not shown: `hidden`, or `display:none` / `visibility:hidden` in its style."""
+    return el.get("hidden") is not None or _hidden_style(el.get("style"))
+
+
 def _hidden_or_promo(chain: list[Any]) -> bool:
     """A hidden template (`display:none`, `hidden`) or a promo/ad tile among real items."""
     for el in chain:
-        if el.get("hidden") is not None or (el.get("aria-hidden") or "").lower() == "true":
+        if _hidden(el) or (el.get("aria-hidden") or "").lower() == "true":
             return True
-        if _hidden_style(el.get("style")) or _promo_class(el.get("class")):
+        if _promo_class(el.get("class")):
             return True
     return False
 
