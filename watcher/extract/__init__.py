@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 from watcher.extract.blocks import block_items
 from watcher.extract.feeds import feed_items
-from watcher.extract.items import Extraction, Item, to_extraction
+from watcher.extract.items import Extraction, Item, identity_keys, to_extraction
 from watcher.extract.page import Page
 from watcher.extract.schemaorg import schema_items
 from watcher.extract.selector import SelectorProblem, selector_items
@@ -49,9 +49,9 @@ def extract(
 
 
 def _identities(items: list[Item]) -> int:
-    """How many entries the items make (a key, else a link, else a name each): markup
-    without links that names ten dated events alike is one entry, not ten."""
-    return len({item.key or item.url or title_key(item.title) for item in items})
+    """How many entries the items make: markup without links that names ten dated events
+    alike is one entry, not ten."""
+    return len(set(identity_keys(items)))
 
 
 def _completed(structured: list[Item], blocks: list[Item]) -> list[Item]:

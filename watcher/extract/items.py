@@ -63,6 +63,20 @@ def _bounded(key: str) -> str:
     return f"{key[:470]}#{hashlib.sha256(key.encode()).hexdigest()[:32]}"
 
 
+def identity_keys(items: list[Item]) -> list[str]:
+    """Each item's identity: its own key (a feed item's id), else its link where no other
+    item shares it, else its normalised title."""
+    links = Counter(item.url for item in items if item.url)
+    return [
+        _bounded(item.key)
+        if item.key
+        else _bounded(item.url)
+        if item.url and links[item.url] == 1
+        else title_key(item.title)
+        for item in items
+    ]
+
+
 def to_extraction(items: Iterable[Item], method: str, ignore: Iterable[str] = ()) -> Extraction:
     """Entries with identity keys: the item's own link; where several items share one link
     (plans that all point at a sign-up page), the normalised title. Never a position: an
@@ -76,17 +90,10 @@ def to_extraction(items: Iterable[Item], method: str, ignore: Iterable[str] = ()
         if dropped:
             item.attributes = {k: v for k, v in item.attributes.items() if k not in dropped}
         kept.append(item)
-    links = Counter(item.url for item in kept if item.url)
     entries: list[dict[str, Any]] = []
     seen: set[str] = set()
     kinds: dict[str, bool] = {}
-    for item in kept:
-        if item.key:
-            key = _bounded(item.key)
-        elif item.url and links[item.url] == 1:
-            key = _bounded(item.url)
-        else:
-            key = title_key(item.title)
+    for item, key in zip(kept, identity_keys(kept), strict=True):
         if key in seen:
             continue
         seen.add(key)
