@@ -724,19 +724,19 @@ def _periods(stats: _Stats) -> list[list[list[Any]]]:
         kids = [c for c in parent[:] if c in packed]
         if len(kids) < 6:
             continue
-        tags = [c.tag for c in kids]
-        headings = Counter(tag for tag in tags if tag in _HEADINGS).most_common(1)
-        heading_tag = headings[0][0] if headings and headings[0][1] >= 3 else ""
-        if not heading_tag and all(tags.count(tag) < 3 for tag in set(tags[:3])):
-            continue  # no run can start three times (a signature begins with its tag)
+        tags = Counter(c.tag for c in kids)
+        heading_tag = max((t for t in tags if t in _HEADINGS), key=tags.__getitem__, default="")
+        if tags[heading_tag] < 3:
+            heading_tag = ""
+            if all(tags[c.tag] < 3 for c in kids[:3]):
+                continue  # no run can start three times (a signature begins with its tag)
         sigs = [_sig(c) for c in kids]
-        heading = (
-            Counter(
-                sig for sig, tag in zip(sigs, tags, strict=True) if tag == heading_tag
-            ).most_common(1)[0][0]
-            if heading_tag
-            else ""
-        )
+        heading = ""
+        if heading_tag:
+            in_headings = Counter(
+                s for s, c in zip(sigs, kids, strict=True) if c.tag == heading_tag
+            )
+            heading = in_headings.most_common(1)[0][0]
         for head in dict.fromkeys([*sigs[:3], heading] if heading else sigs[:3]):
             starts = [i for i, sig in enumerate(sigs) if sig == head]
             if len(starts) < 3:
