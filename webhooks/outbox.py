@@ -13,11 +13,12 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from history import ids
+from history.rows import columns, from_row
 from webhooks.delivery import EVENT_TYPE, envelope
 from webhooks.models import MAX_ATTEMPTS, WebhookDelivery, WebhookEndpoint
 
@@ -36,11 +37,7 @@ def write_deliveries(*, account_id: int, update_ids: list[int]) -> list[list[int
     their ids, one list per endpoint that gets any."""
     if not update_ids:
         return []
-    endpoints = list(
-        WebhookEndpoint.objects.filter(account_id=account_id, active=True).only(
-            "pk", "min_importance"
-        )
-    )
+    endpoints = active_endpoints(account_id)
     if not endpoints:
         return []
     # The payload's `data` is exactly what the feed serves for the update (both forms of
@@ -49,6 +46,20 @@ def write_deliveries(*, account_id: int, update_ids: list[int]) -> list[list[int
 
     items = feed_updates_by_ids(account_id, update_ids)
     return _create(endpoints, items, timezone.now())
+
+
+def active_endpoints(account_id: int) -> list[WebhookEndpoint]:
+    """The account's active endpoints, read by hand: this runs in every fetch's
+    transaction, and the ORM's building of the query cost twice its round trip (about
+    0.3 of 0.5 ms a fetch; docs/performance.md)."""
+    table = connection.ops.quote_name(WebhookEndpoint._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns(WebhookEndpoint, 'e')} FROM {table} e "  # noqa: S608
+            "WHERE e.account_id = %s AND e.active",
+            [account_id],
+        )
+        return [from_row(WebhookEndpoint, row) for row in cursor.fetchall()]
 
 
 def _create(

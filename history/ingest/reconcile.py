@@ -12,11 +12,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import orjson
 
 from history import importance as importance_rules
 from history import valuechange
-from history.ingest.document import EntryDoc, NarrationDoc
+from history.ingest.document import Attribute, EntryDoc, NarrationDoc
 
 NEW, MODIFIED, REMOVED = "new", "modified", "removed"
 
@@ -128,10 +129,18 @@ class Plan:
     entries_removed: int = 0
 
 
-def _unchanged(row: tuple[Any, ...], doc: EntryDoc, attrs: dict, decoded: dict) -> bool:
+# Stored attributes as the fetch document's own structures, so that an unchanged entry's
+# are compared with the document's as they are, in C, without building their stored form.
+_STORED_ATTRIBUTES = msgspec.json.Decoder(dict[str, Attribute])
+_UNREADABLE: dict[str, Attribute] = {"": Attribute()}  # equal to no document's attributes
+
+
+def _unchanged(row: tuple[Any, ...], doc: EntryDoc, decoded: dict) -> bool:
     """Whether a stored entry, seen again exactly as stored, records and rewrites nothing:
     not removed, the same stub flag and every field alike. Attributes are compared last,
-    decoded once per distinct text (`decoded`: entries often share them)."""
+    decoded once per distinct text (`decoded`: entries often share them). Stored text that
+    does not read as the document's attributes (a JSON null, say) counts as changed: the
+    full comparison then decides."""
     if not (
         row[_TITLE] == doc.title
         and row[_PRICE] == doc.price
@@ -144,12 +153,16 @@ def _unchanged(row: tuple[Any, ...], doc: EntryDoc, attrs: dict, decoded: dict) 
     ):
         return False
     text = row[_ATTRIBUTES]
-    if not isinstance(text, str):
-        return (text or {}) == attrs
+    if text is None:
+        return not doc.attributes
     stored = decoded.get(text)
     if stored is None:
-        stored = decoded[text] = json_value(text) or {}
-    return bool(stored == attrs)
+        try:
+            stored = _STORED_ATTRIBUTES.decode(text)
+        except (msgspec.DecodeError, TypeError):
+            stored = _UNREADABLE
+        decoded[text] = stored
+    return bool(stored == (doc.attributes or {}))
 
 
 def _field_changes(
@@ -194,10 +207,10 @@ def reconcile(
 
     for doc in entries:
         key = doc.key
-        attrs = doc.attribute_values()
         row = stored.get(key)
-        if row is not None and _unchanged(row, doc, attrs, decoded):
+        if row is not None and _unchanged(row, doc, decoded):
             continue  # built only if a narration names it
+        attrs = doc.attribute_values()
         if row is None:
             created = seen[key] = EntryState.new(doc, attrs, at)
             plan.create.append(created)

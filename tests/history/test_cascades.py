@@ -32,9 +32,18 @@ def test_deleting_a_source_deletes_its_updates() -> None:
     assert not Update.objects.filter(pk=update.pk).exists()
 
 
+def test_deleting_a_change_deletes_its_updates() -> None:
+    """No database constraint ties an update to its change: Django's collector does."""
+    update: Any = UpdateFactory()
+    other: Any = UpdateFactory()
+    Change.objects.filter(pk=update.change_id).delete()
+    assert list(Update.objects.values_list("pk", flat=True)) == [other.pk]
+
+
 def test_ingestion_copies_each_updates_account_and_source_from_its_entry(account: Any) -> None:
-    """Update.account and Update.source have no database constraint (history/models.py):
-    ingestion, their only writer, must copy them from the entry's source."""
+    """Update.account, Update.source and Update.change have no database constraint
+    (history/models.py): ingestion, their only writer, must copy the first two from the
+    entry's source and point the third at a fetch of that same source."""
     other = fetch_doc("acme", [{"identityKey": "x", "title": "X", "price": 1}])
     other["source"]["url"] = "https://shop.example.com/other"
     for doc in (
@@ -46,7 +55,10 @@ def test_ingestion_copies_each_updates_account_and_source_from_its_entry(account
         ingest(doc)
     assert Update.objects.count() == 5  # a new, x new, a repriced, a removed, b new
     mismatched = Update.objects.filter(
-        ~Q(source_id=F("entry__source_id")) | ~Q(account_id=F("entry__account_id"))
+        ~Q(source_id=F("entry__source_id"))
+        | ~Q(account_id=F("entry__account_id"))
+        | ~Q(change__source_id=F("entry__source_id"))
+        | ~Q(change__at=F("at"))
     )
     assert not mismatched.exists()
 

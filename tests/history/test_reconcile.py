@@ -112,6 +112,60 @@ def test_a_removed_entry_that_reappears_is_new_again_on_its_own_row():
     assert plan.create == []
 
 
+def test_stored_attributes_are_compared_as_values_whatever_their_text():
+    """PostgreSQL gives jsonb back with its own spacing and key order; an integer and the
+    same number with a fraction of zero are one value, as everywhere else."""
+    rows = [
+        stored("a", "A", id=1, attributes='{"w": {"n": 2, "unit": "kg"}, "in": {"b": true}}'),
+        stored("b", "B", id=2, attributes='{"n": {"n": 1}}'),
+        stored("c", "C", id=3, attributes="{}"),
+        stored("d", "D", id=4, attributes=None),
+    ]
+    docs = [
+        entry(identityKey="a", title="A",
+              attributes={"in": {"b": True}, "w": {"unit": "kg", "n": 2.0}}),
+        entry(identityKey="b", title="B", attributes={"n": {"n": 1.0}}),
+        entry(identityKey="c", title="C"),
+        entry(identityKey="d", title="D", attributes={}),
+    ]  # fmt: skip
+
+    assert (plan_of(rows, docs).rewrite, plan_of(rows, docs).updates) == ({}, [])
+
+
+def test_a_moved_unit_or_a_new_attribute_is_a_change_of_the_stored_attributes():
+    rows = [stored("a", "A", id=1, attributes='{"w": {"n": 2, "unit": "kg"}}')]
+
+    moved = plan_of(
+        rows, [entry(identityKey="a", title="A", attributes={"w": {"n": 2, "unit": "lb"}})]
+    )
+    added = plan_of(rows, [entry(identityKey="a", title="A", attributes={
+        "w": {"n": 2, "unit": "kg"}, "in": {"b": True}})])  # fmt: skip
+
+    assert summary(moved) == [
+        ("modified", "w", {"type": "number", "previous": 2, "current": 2, "unit": "lb"})
+    ]
+    assert summary(added) == [("modified", "in", {"type": "boolean", "current": True})]
+
+
+def test_stored_attributes_in_another_shape_are_compared_in_full():
+    """Stored text that does not read as the document's attributes (a JSON null or an
+    empty list, written by hand) is left to the full comparison, which reads both as none."""
+    rows = [
+        stored("a", "A", id=1, attributes="null"),
+        stored("b", "B", id=2, attributes="[]"),
+        stored("c", "C", id=3, attributes=f'{{"big": {{"n": {2**70}}}}}'),
+    ]
+    docs = [
+        entry(identityKey="a", title="A"),
+        entry(identityKey="b", title="B", attributes={}),
+        entry(identityKey="c", title="C", attributes={"big": {"n": 2**70}}),
+    ]
+
+    plan = plan_of(rows, docs)
+
+    assert (plan.rewrite, plan.updates) == ({}, [])
+
+
 def test_reordering_the_fetch_changes_nothing():
     rows = [stored(k, k.upper(), id=i) for i, k in enumerate("abc", start=1)]
 
