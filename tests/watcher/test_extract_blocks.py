@@ -698,3 +698,35 @@ def test_blog_posts_written_as_runs_from_each_heading() -> None:
         (f"Post number {n} about science fiction", f"https://blog.example/2006/06/14/post_{n}.html")
         for n in range(6)
     ]
+
+
+def test_text_a_class_hides_is_no_part_of_a_name() -> None:
+    """Each card's image link holds `<span class="hidden">` with the image files of its
+    colours, longer than the name link after it: text that a hiding class (Bootstrap's
+    `hidden`, `d-none`) keeps off the screen is not read into a name. `hidden md:inline`
+    is shown on a desktop and stays."""
+    cards = "".join(
+        f'<li class="product"><a class="imageLink" href="/p/{n}"><span class="hidden">'
+        f"{n}/optimized/{n}1_fpx.tif,{n}/optimized/{n}2_fpx.tif,{n}/optimized/{n}3_fpx.tif"
+        f'</span><img src="/i/{n}.jpg" alt=""></a><div class="info"><a href="/p/{n}">'
+        f'Linen shirt model {n} <span class="d-none">sku {n}</span><span class="hidden '
+        f'md:inline">in blue</span></a></div><span class="price">${n + 20}.00</span></li>'
+        for n in range(6)
+    )
+    ex = extract_bytes(in_chrome(f'<ul class="thumbnails">{cards}</ul>'), "https://shop.example/")
+    assert [e["title"] for e in ex.entries] == [f"Linen shirt model {n} in blue" for n in range(6)]
+    assert [e["url"] for e in ex.entries] == [f"https://shop.example/p/{n}" for n in range(6)]
+
+
+def test_what_describes_a_link_is_no_part_of_its_name() -> None:
+    """A video's heading holds its link and, after it, the span the link's
+    `aria-describedby` names ("- Duration: 12:08."): a description, not the name."""
+    items = "".join(
+        f'<li class="result"><div class="tile"><h3 class="tile-title"><a href="/watch?v={n}" '
+        f'aria-describedby="d-{n}">Full concert recording {n}</a><span id="d-{n}"> - '
+        f"Duration: {n + 10}:08.</span></h3><div class='byline'><a href='/user/{n}'>Channel "
+        f"{n}</a></div><div class='meta'>{n} days ago</div></div></li>"
+        for n in range(6)
+    )
+    ex = extract_bytes(in_chrome(f'<ol class="results">{items}</ol>'), "https://video.example/")
+    assert [e["title"] for e in ex.entries] == [f"Full concert recording {n}" for n in range(6)]

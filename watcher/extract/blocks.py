@@ -944,8 +944,28 @@ _OTHER_NAME = re.compile(
 
 
 def _link_text(a: Any) -> str:
-    """A link's text, else its `aria-label` or `title` (an image-only product link)."""
-    return clean(text_of(a)) or clean(a.get("aria-label")) or clean(a.get("title"))
+    """A link's shown text, else its `aria-label` or `title` (an image-only product link)."""
+    return clean(_shown_text(a)) or clean(a.get("aria-label")) or clean(a.get("title"))
+
+
+def _shown_text(el: Any) -> str:
+    """`text_of(el)` without the text of hidden elements inside it (a `<span class=
+    "hidden">` of image file names in a product's image link)."""
+    if not any(_hidden(d) for d in el.iterdescendants() if isinstance(d.tag, str)):
+        return text_of(el)
+    parts: list[str] = []
+    _shown_parts(el, parts)
+    return "".join(parts)
+
+
+def _shown_parts(el: Any, parts: list[str]) -> None:
+    if el.text:
+        parts.append(el.text)
+    for child in el:
+        if isinstance(child.tag, str) and child.tag not in _SKIP_TAGS and not _hidden(child):
+            _shown_parts(child, parts)
+        if child.tail:
+            parts.append(child.tail)
 
 
 def _named_element(block: Any) -> Any:
@@ -1082,7 +1102,15 @@ def _pieces(el: Any) -> list[tuple[str, Any]]:
     """The element's text, a piece per element it is written in (text, that element):
     inline formatting (`<b>`, `<em>`) stays within its piece."""
     pieces: list[tuple[str, Any]] = []
-    _collect_pieces(el, el, pieces)
+    # What a link's `aria-describedby` points at describes it ("- Duration: 1:28:08."
+    # after a video's name): it is no part of the name.
+    described = frozenset(
+        name
+        for node in el.iterdescendants()
+        if isinstance(node.tag, str) and (ids := node.get("aria-describedby"))
+        for name in ids.split()
+    )
+    _collect_pieces(el, el, pieces, described)
     merged: list[tuple[str, Any]] = []
     for text, owner in pieces:
         if merged and merged[-1][1] is owner:
@@ -1092,19 +1120,26 @@ def _pieces(el: Any) -> list[tuple[str, Any]]:
     return [(cleaned, o) for t, o in merged if (cleaned := clean(t))]
 
 
-def _collect_pieces(node: Any, owner: Any, pieces: list[tuple[str, Any]]) -> None:
+def _collect_pieces(
+    node: Any, owner: Any, pieces: list[tuple[str, Any]], described: frozenset[str]
+) -> None:
     # (Not a closure: see `_texts_without_old`.)
     text = node.text
     if text and text.strip():
         pieces.append((text, owner))
     for child in node[:] if len(node) else ():
         tag = child.tag
-        if not isinstance(tag, str) or tag in _SKIP_TAGS:
+        if (
+            not isinstance(tag, str)
+            or tag in _SKIP_TAGS
+            or _hidden(child)
+            or (described and child.get("id") in described)
+        ):
             pass
         elif tag in _INLINE:
-            _collect_pieces(child, owner, pieces)
+            _collect_pieces(child, owner, pieces, described)
         else:
-            _collect_pieces(child, child, pieces)
+            _collect_pieces(child, child, pieces, described)
         tail = child.tail
         if tail and tail.strip():
             pieces.append((tail, owner))
@@ -1241,9 +1276,32 @@ def _wrappers(block: Any) -> list[Any]:
     return chain
 
 
+# Classes that hide an element in the common CSS frameworks (Bootstrap 3's `hidden`, 4's
+# and 5's `d-none`, Tailwind's `hidden`, Foundation's `hide`), and the ones that show it
+# again from a screen width on (`hidden md:block`, `d-none d-lg-flex`, `visible-md-block`):
+# an element with both is shown on a desktop, as the page is read.
+_HIDING_CLASSES = frozenset({"hidden", "d-none", "hide", "is-hidden"})
+_SHOWN_FROM_WIDTH = re.compile(r"^(?:(?:sm|md|lg|xl|2xl):|d-(?:sm|md|lg|xl|xxl)-|visible-)")
+
+
+@lru_cache(maxsize=4096)
+def _hiding_class(classes: str | None) -> bool:
+    if not classes:
+        return False
+    tokens = classes.split()
+    return not _HIDING_CLASSES.isdisjoint(tokens) and not any(
+        _SHOWN_FROM_WIDTH.match(t) for t in tokens
+    )
+
+
 def _hidden(el: Any) -> bool:
-    """Not shown: `hidden`, or `display:none` / `visibility:hidden` in its style."""
-    return el.get("hidden") is not None or _hidden_style(el.get("style"))
+    """Not shown: `hidden`, `display:none` / `visibility:hidden` in its style, or a class
+    that hides it (`_HIDING_CLASSES`)."""
+    return (
+        el.get("hidden") is not None
+        or _hidden_style(el.get("style"))
+        or _hiding_class(el.get("class"))
+    )
 
 
 def _hidden_or_promo(chain: list[Any]) -> bool:
