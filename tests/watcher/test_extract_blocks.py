@@ -730,3 +730,36 @@ def test_what_describes_a_link_is_no_part_of_its_name() -> None:
     )
     ex = extract_bytes(in_chrome(f'<ol class="results">{items}</ol>'), "https://video.example/")
     assert [e["title"] for e in ex.entries] == [f"Full concert recording {n}" for n in range(6)]
+
+
+def test_a_heading_that_shows_only_a_figure_is_no_name() -> None:
+    """Each result's statistics are headings (`<h6 class="stat">`: an eye icon labelled
+    "eye" for screen readers, and the views), its collection's name is classed
+    `item-parent-ttl` and its own `item-ttl` (`ttl`, short for title): the item's name is
+    the `ttl`, not the figure nor the collection."""
+    items = "".join(
+        f'<div class="item"><a class="stealth" href="/details/collection-{n % 2}"><div '
+        f'class="item-parent"><div class="item-parent-ttl">Public library number {n % 2}'
+        f'</div></div></a><div class="item-ttl"><a href="/details/book-{n}" title="Book">'
+        f'<div class="ttl">Guide to reference books, volume {n}</div></a></div><div '
+        f'class="by">by Author {n}</div><h6 class="stat"><span class="icon-eye" aria-hidden='
+        f'"true"></span><span class="sr-only">eye</span> {n + 1},080</h6><h6 class="stat">'
+        f'<span class="sr-only">favorite</span> {n}</h6></div>'
+        for n in range(6)
+    )
+    ex = extract_bytes(in_chrome(f'<div class="results">{items}</div>'), "https://archive.example/")
+    assert [e["title"] for e in ex.entries] == [
+        f"Guide to reference books, volume {n}" for n in range(6)
+    ]
+    assert [e["url"] for e in ex.entries] == [
+        f"https://archive.example/details/book-{n}" for n in range(6)
+    ]
+
+
+def test_a_ttl_class_is_a_title_but_a_word_holding_ttl_is_not() -> None:
+    from watcher.extract.blocks import _TITLE_CLASS
+
+    for label in ("ttl", "item-ttl", "ttl_main"):
+        assert _TITLE_CLASS.search(label), label
+    for label in ("bottle-size", "little", "settle"):
+        assert not _TITLE_CLASS.search(label), label

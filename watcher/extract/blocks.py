@@ -83,7 +83,8 @@ _PRICE_CLASS = re.compile(
 _JOB = re.compile(r"(?=[jvpcor])(?:job|vacanc|position|career|opening|posting|role)", re.IGNORECASE)
 _SALARY_WORDS = ("salary", "per year", "a year", "/yr", "/year", "p.a.", "per annum", "/hr")
 _TITLE_CLASS = re.compile(
-    r"title|name|heading|headline|titel|titre|titolo|titulo|nome|nombre|naam|namn",
+    r"title|name|heading|headline|titel|titre|titolo|titulo|nome|nombre|naam|namn|"
+    r"(?<![a-z])ttl(?![a-z])",  # `ttl`, `item-ttl`: not `bottle`, `little`
     re.IGNORECASE,
 )
 
@@ -937,8 +938,8 @@ def _links(block: Any) -> list[Any]:
 _OTHER_NAME = re.compile(
     r"(?:author|user|seller|brand|vendor|company|store|shop|dev|developer|publisher|"
     r"instructor|teacher|merchant|host|org|organi[sz]ation|employer|agent|agency|owner|"
-    r"artist|sub|file|host|site|domain|category|cat)[-_]*(?:name|title)|subtitle|"
-    r"(?:name|title)[-_]*(?:suffix|prefix|sub)",
+    r"artist|sub|file|host|site|domain|category|cat|parent)[-_]*(?:name|title|ttl)|"
+    r"subtitle|(?:name|title)[-_]*(?:suffix|prefix|sub)",
     re.IGNORECASE,
 )
 
@@ -948,24 +949,43 @@ def _link_text(a: Any) -> str:
     return clean(_shown_text(a)) or clean(a.get("aria-label")) or clean(a.get("title"))
 
 
-def _shown_text(el: Any) -> str:
+def _shown_text(el: Any, left_out: Callable[[Any], bool] | None = None) -> str:
     """`text_of(el)` without the text of hidden elements inside it (a `<span class=
-    "hidden">` of image file names in a product's image link)."""
-    if not any(_hidden(d) for d in el.iterdescendants() if isinstance(d.tag, str)):
+    "hidden">` of image file names in a product's image link), nor of those `left_out`
+    says."""
+    leave = left_out or _hidden
+    if not any(leave(d) for d in el.iterdescendants() if isinstance(d.tag, str)):
         return text_of(el)
     parts: list[str] = []
-    _shown_parts(el, parts)
+    _shown_parts(el, parts, leave)
     return "".join(parts)
 
 
-def _shown_parts(el: Any, parts: list[str]) -> None:
+def _shown_parts(el: Any, parts: list[str], leave: Callable[[Any], bool]) -> None:
     if el.text:
         parts.append(el.text)
     for child in el:
-        if isinstance(child.tag, str) and child.tag not in _SKIP_TAGS and not _hidden(child):
-            _shown_parts(child, parts)
+        if isinstance(child.tag, str) and child.tag not in _SKIP_TAGS and not leave(child):
+            _shown_parts(child, parts, leave)
         if child.tail:
             parts.append(child.tail)
+
+
+_screen_reader_class = _attribute_test(
+    re.compile(r"sr-only|visually-hidden|screen-?reader|assistive", re.IGNORECASE)
+)
+
+
+def _unseen(el: Any) -> bool:
+    """Hidden, or text for screen readers only (an icon's label)."""
+    return _hidden(el) or _screen_reader_class(el.get("class"))
+
+
+def _heading_names(h: Any) -> bool:
+    """Whether a heading names something: not one that shows only a figure (`<h6
+    class="stat">` of an eye icon, labelled "eye" for screen readers, and "1,080" views)."""
+    text = clean(_shown_text(h, _unseen))
+    return bool(text) and parse_number(text) is None
 
 
 def _named_element(block: Any) -> Any:
@@ -982,7 +1002,7 @@ def _named_element(block: Any) -> Any:
         text = clean(text_of(el))
         if len(text) < 2 or parse_number(text.rstrip(".")) is not None:
             continue  # a rank ("1.") in a cell classed "title"
-        if re.search(r"title|headline|heading", label, re.IGNORECASE):
+        if re.search(r"title|headline|heading|(?<![a-z])ttl(?![a-z])", label, re.IGNORECASE):
             return el
         if fallback is None:
             fallback = el
@@ -996,7 +1016,7 @@ def _title_and_link(block: Any, base: str) -> tuple[str, str | None]:
     rank = len(_HEADINGS)
     for h in block.iter(*_HEADINGS):
         level = _HEADINGS.index(h.tag)
-        if level < rank and clean(text_of(h)):
+        if level < rank and _heading_names(h):
             title_el, rank = h, level
             if level == 0:
                 break
