@@ -763,3 +763,27 @@ def test_a_ttl_class_is_a_title_but_a_word_holding_ttl_is_not() -> None:
         assert _TITLE_CLASS.search(label), label
     for label in ("bottle-size", "little", "settle"):
         assert not _TITLE_CLASS.search(label), label
+
+
+def test_a_script_hooks_name_says_nothing_of_what_an_element_is() -> None:
+    """The results list is `<ul id="js-sort-filter-results">`, the hook of the script that
+    sorts and filters it: not a filter panel. The page's four upload dialogs are no list."""
+    games = "".join(
+        f'<li class="media"><a href="/games/{n}"><img src="/box/{n}.png" alt=""></a><div '
+        f'class="media-body"><h4 class="media-title"><a href="/games/{n}">Olympic sports game '
+        f"{n}</a></h4><time>First released 200{n}</time><p class='deck'>Two famous characters "
+        f"compete in sports number {n}.</p></div></li>"
+        for n in range(8)
+    )
+    dialogs = "".join(
+        f'<form class="upload"><h3>Where does image {n} live?</h3><a href="/help/{n}">Upload '
+        f"help for images number {n}</a><input type='file'><p>Drag and drop your image file "
+        "here, or paste its address.</p></form>"
+        for n in range(4)
+    )
+    body = in_chrome(
+        f'<section class="river"><ul class="search-results" id="js-sort-filter-results">'
+        f"{games}</ul></section>"
+    ).replace(b"</body>", dialogs.encode() + b"</body>")
+    ex = extract_bytes(body, "https://games.example/search?q=olympic")
+    assert [e["title"] for e in ex.entries] == [f"Olympic sports game {n}" for n in range(8)]
