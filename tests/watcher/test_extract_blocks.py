@@ -787,3 +787,24 @@ def test_a_script_hooks_name_says_nothing_of_what_an_element_is() -> None:
     ).replace(b"</body>", dialogs.encode() + b"</body>")
     ex = extract_bytes(body, "https://games.example/search?q=olympic")
     assert [e["title"] for e in ex.entries] == [f"Olympic sports game {n}" for n in range(8)]
+
+
+def test_a_position_written_before_the_name_is_no_part_of_it() -> None:
+    """`<span class="biz-name">1. <a>Knifewear</a></span>`: the result's position is left
+    out of its name; a number that is part of one ("1. FC Köln", one text) stays."""
+    shops = "".join(
+        f'<li class="result"><div class="story"><h3 class="result-title"><span class="biz-'
+        f'name">{n + 1}. <a href="/biz/{n}"><span>{name}</span></a></span></h3><address>'
+        f"{n + 10} Avenue NW</address><span class='reviews'>{n + 3} reviews</span></div></li>"
+        for n, name in enumerate(
+            ["Knifewear", "1. FC Köln shop", "Bath Centre", "Tile Town", "Bella Casa"]
+        )
+    )
+    ex = extract_bytes(in_chrome(f'<ul class="results">{shops}</ul>'), "https://reviews.example/")
+    assert [e["title"] for e in ex.entries] == [
+        "Knifewear",
+        "1. FC Köln shop",
+        "Bath Centre",
+        "Tile Town",
+        "Bella Casa",
+    ]

@@ -1175,13 +1175,22 @@ def _collect_pieces(
 
 def _text(el: Any) -> str:
     """The element's text, with a space where one element ends and another begins; a badge
-    in an element of its own before the name ("New listing", "Sponsored") left out."""
+    in an element of its own before the name ("New listing", "Sponsored") and a position
+    written apart before it ("1.") left out."""
     if not len(el):
         return clean(el.text)  # one piece at most: the same, at a fraction of the cost
     pieces = _pieces(el)
-    while len(pieces) > 1 and pieces[0][1] is not el and _BADGE_TEXT.match(pieces[0][0]):
+    while len(pieces) > 1 and (
+        (pieces[0][1] is not el and _BADGE_TEXT.match(pieces[0][0]))
+        or _RANK.match(pieces[0][0])
+    ):
         pieces = pieces[1:]
     return clean(" ".join(t for t, _ in pieces))
+
+
+# A position written apart before the name (`<h3>1. <a>Knifewear</a></h3>`); "1. FC Köln",
+# one piece, keeps its number.
+_RANK = re.compile(r"^(?:#\d{1,3}|\d{1,3}\.)$")
 
 
 def _name_piece(pieces: list[tuple[str, Any]]) -> str:
