@@ -808,3 +808,27 @@ def test_a_position_written_before_the_name_is_no_part_of_it() -> None:
         "Tile Town",
         "Bella Casa",
     ]
+
+
+def test_a_state_class_does_not_make_its_element_chrome() -> None:
+    """The products sit in `<div class="plp has-sticky-nav">`, a page that has a sticky
+    navigation bar, not one; the four deal banners above them are not the listing."""
+    deals = "".join(
+        f'<div class="col"><a class="block" href="/deals/{n}"><img src="/d/{n}.jpg" alt="">'
+        f"<h4>SAVE UP TO ${n + 2}00 ON CAMERAS</h4><span>Shop all deals</span></a></div>"
+        for n in range(4)
+    )
+    products = "".join(
+        f'<li class="listing-item"><div class="prod-info"><h4><a href="/p/{n}">Clock radio '
+        f"model {n} with alarm</a></h4><span class='price'>${n + 20}.99</span><span>Sold by "
+        f"Shop {n}</span><button>Compare</button></div></li>"
+        for n in range(10)
+    )
+    body = in_chrome(
+        f'<div class="row">{deals}</div><div class="plp-background has-sticky-nav"><ul '
+        f'class="listing-items">{products}</ul></div>'
+    )
+    ex = extract_bytes(body, "https://store.example/search?q=radio")
+    assert [e["title"] for e in ex.entries] == [
+        f"Clock radio model {n} with alarm" for n in range(10)
+    ]

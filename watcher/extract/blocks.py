@@ -319,15 +319,17 @@ def _noisy(el: Any) -> bool:
     if role == "main" or (el.get("id") or "").lower() in _MAIN_IDS:
         return False
     label = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return bool(label.strip()) and _noise_label(label) and _noise_label(_without_hooks(label))
+    return bool(label.strip()) and _noise_label(label) and _noise_label(_naming(label))
 
 
 @lru_cache(maxsize=4096)
-def _without_hooks(label: str) -> str:
-    """The label without script hooks (`js-sort-filter-results`, the list a sort and a
-    filter rewrite): a `js-` name says what a script does with the element, not what it
-    is."""
-    return " ".join(t for t in label.split() if not t.lower().startswith(("js-", "js_")))
+def _naming(label: str) -> str:
+    """The label without script hooks and states, which say nothing of what an element is:
+    `js-sort-filter-results` is the list a script sorts and filters, `has-sticky-nav` the
+    page that has a navigation bar, not one."""
+    return " ".join(
+        t for t in label.split() if not t.lower().startswith(("js-", "js_", "has-", "is-"))
+    )
 
 
 _PRICE_TEXT = 120  # a text this long is prose, whatever amounts it mentions
