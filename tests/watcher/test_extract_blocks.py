@@ -832,3 +832,22 @@ def test_a_state_class_does_not_make_its_element_chrome() -> None:
     assert [e["title"] for e in ex.entries] == [
         f"Clock radio model {n} with alarm" for n in range(10)
     ]
+
+
+def test_many_short_links_do_not_outweigh_a_few_full_results() -> None:
+    """A site-wide list of 70 short links outside any `<nav>` (products, countries) beside
+    ten search results, each a titled link with a summary and an address: the results."""
+    links = "".join(f'<li><a href="/products/{n}">Design tool {n}</a></li>' for n in range(70))
+    results = "".join(
+        f'<tr><td><a href="/answers/{n}">How to model part number {n} for printing</a><br>'
+        f"Step by step instructions for modelling part {n}, with the files to print it "
+        f"yourself.<br><span class='address'>answers.example/{n}</span></td></tr>"
+        for n in range(10)
+    )
+    body = in_chrome(
+        f'<div class="products"><ul>{links}</ul></div><table class="gsc">{results}</table>'
+    )
+    ex = extract_bytes(body, "https://search.example/?q=part")
+    assert [e["title"] for e in ex.entries] == [
+        f"How to model part number {n} for printing" for n in range(10)
+    ]

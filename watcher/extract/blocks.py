@@ -612,7 +612,7 @@ def _score(members: list[Any], stats: _Stats, memo: dict[int, bool]) -> float:
     quality = 1 + 1.0 * price_frac + 0.5 * image_frac + 0.5 * head_frac + 0.5 * linked / n
     quality += 0.5 * titled / n
     if avg_text < 25 and price_frac < 0.3 and image_frac < 0.3:
-        quality *= 0.25  # a menu: short link-only entries
+        quality *= 0.1  # a menu: short link-only entries
     if avg_links > 6 and _distinct_links(members) > 6:
         # Containers of many items, not items. A blog post links its title, date, "read
         # more" and comments to one page and has a few tag links: counted once each.
