@@ -851,3 +851,19 @@ def test_many_short_links_do_not_outweigh_a_few_full_results() -> None:
     assert [e["title"] for e in ex.entries] == [
         f"How to model part number {n} for printing" for n in range(10)
     ]
+
+
+def test_the_space_between_two_highlighted_words_is_kept() -> None:
+    """A search result's title highlights the words searched for: `<strong>Health</strong>
+    <strong>Insurance</strong>` reads "Health Insurance", not "HealthInsurance"."""
+    results = "".join(
+        f'<div class="result"><h4 class="title"><a href="/stats/{n}">FastStats {n} - <strong>'
+        f"Health</strong> <strong>Insurance</strong> <em>Coverage</em></a></h4><div "
+        f"class='url'>stats.example/{n}</div><span class='description'>Responses to recent "
+        f"<strong>health</strong> policy data requests, number {n}.</span></div>"
+        for n in range(6)
+    )
+    ex = extract_bytes(in_chrome(f'<div id="results">{results}</div>'), "https://stats.example/")
+    assert [e["title"] for e in ex.entries] == [
+        f"FastStats {n} - Health Insurance Coverage" for n in range(6)
+    ]

@@ -1171,8 +1171,12 @@ def _collect_pieces(
         else:
             _collect_pieces(child, child, pieces, described)
         tail = child.tail
-        if tail and tail.strip():
-            pieces.append((tail, owner))
+        if tail:
+            if tail.strip():
+                pieces.append((tail, owner))
+            elif tag in _INLINE:
+                # `<b>Health</b> <b>Insurance</b>`: the space between two words.
+                pieces.append((" ", owner))
 
 
 def _text(el: Any) -> str:
