@@ -1187,8 +1187,7 @@ def _text(el: Any) -> str:
         return clean(el.text)  # one piece at most: the same, at a fraction of the cost
     pieces = _pieces(el)
     while len(pieces) > 1 and (
-        (pieces[0][1] is not el and _BADGE_TEXT.match(pieces[0][0]))
-        or _RANK.match(pieces[0][0])
+        (pieces[0][1] is not el and _BADGE_TEXT.match(pieces[0][0])) or _RANK.match(pieces[0][0])
     ):
         pieces = pieces[1:]
     return clean(" ".join(t for t, _ in pieces))
