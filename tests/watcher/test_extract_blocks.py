@@ -867,3 +867,30 @@ def test_the_space_between_two_highlighted_words_is_kept() -> None:
     assert [e["title"] for e in ex.entries] == [
         f"FastStats {n} - Health Insurance Coverage" for n in range(6)
     ]
+
+
+def test_a_list_continued_in_a_wrapper_of_its_own_is_one_list() -> None:
+    """An infinite scroll appends the next page's cards in a wrapper of their own inside
+    the grid, and sponsored cards of the same class sit in a box beside it: the path
+    signature puts each in another group, but they continue the one list. A strip under
+    a heading of its own ("Recently viewed") is another list."""
+
+    def card(n: int, path: str = "p") -> str:
+        return (
+            f'<div class="tile"><a href="/{path}/{n}"><img src="/i/{n}.jpg" alt=""></a>'
+            f'<div class="tile-info"><a href="/{path}/{n}">Trail shoe model {n}</a>'
+            f"<span>${n + 60}</span></div></div>"
+        )
+
+    first = "".join(card(n) for n in range(6))
+    more = "".join(card(n) for n in range(6, 12))
+    sponsored = "".join(card(n, "ad") for n in range(12, 14))
+    seen = "".join(card(n, "seen") for n in range(20, 26))
+    body = in_chrome(
+        f'<div class="results"><div class="wall">{first}<div class="next-page">{more}</div>'
+        f'</div><div class="boosted">{sponsored}</div></div>'
+        f'<section class="history"><h2>Recently viewed</h2><div class="strip">{seen}</div>'
+        "</section>"
+    )
+    ex = extract_bytes(body, "https://shoes.example/search?q=trail")
+    assert [e["title"] for e in ex.entries] == [f"Trail shoe model {n}" for n in range(14)]

@@ -665,9 +665,85 @@ def _best_groups(page: Page) -> tuple[list[list[Any]], _Stats]:
     spans = _best_spans(stats, memo, best_score)
     if spans is not None:
         return [spans[0]], spans[1]
-    return [
+    chosen = [
         [el for el in members if _item_like(stats.of(el))] for _, members in ranked[:_RUNNERS_UP]
-    ], stats
+    ]
+    if chosen and chosen[0]:
+        chosen[0] = _continued(chosen[0], stats, memo)
+    return chosen, stats
+
+
+_NEAR = 4  # the list's continuation shares an ancestor this close above the list's own
+_LIKE = 0.4  # and the shares of its members with a price, image, heading differ no more
+
+
+def _profile(members: list[Any], stats: _Stats) -> tuple[float, float, float]:
+    """The shares of the members with a price, an image, a heading."""
+    n = len(members)
+    of = [stats.of(el) for el in members]
+    return (
+        sum(1 for s in of if s[_PRICES]) / n,
+        sum(1 for s in of if s[_IMAGES]) / n,
+        sum(1 for s in of if s[_HEADS]) / n,
+    )
+
+
+def _continued(top: list[Any], stats: _Stats, memo: dict[int, bool]) -> list[Any]:
+    """The list with its continuation: items of the same tag and naming class, alike, in
+    another container close by (the second page an infinite scroll appends in a wrapper of
+    its own, a section of video results beside the articles, sponsored tiles in a box
+    beside the grid), which the path signature puts in another group. Not the same class
+    within the list's own items (a row's other links), nor in a container with a heading of
+    its own ("Recently viewed": another list)."""
+    first = top[0]
+    sig = _sig(first)
+    if "." not in sig or len(top) < 2:
+        return top  # a bare tag (`li`, `div`) says nothing of what its elements are
+    # The list's container (the members' lowest common ancestor), and what lies between it
+    # and the members: the items' own wrappers.
+    chain = list(first.iterancestors())
+    place = {id(a): i for i, a in enumerate(chain)}
+    lowest = 0
+    within: set[int] = {id(el) for el in top}
+    for el in top[1:]:
+        passed = []
+        for a in el.iterancestors():
+            i = place.get(id(a))
+            if i is not None:
+                lowest = max(lowest, i)
+                break
+            passed.append(id(a))
+        within.update(passed)
+    within.update(id(a) for a in chain[:lowest])
+    near = {id(a): i for i, a in enumerate(chain[lowest : lowest + _NEAR + 1])}
+    like = _profile(top, stats)
+    extra: list[Any] = []
+    top_at = 0
+    for key, members in stats.groups.items():
+        if key[0] != sig or id(members[0]) in within:
+            continue
+        others = [el for el in members if _item_like(stats.of(el))]
+        if len(others) < 2 or len(others) < 0.6 * len(members) or id(others[0]) in within:
+            continue  # (the list's own group, its members that read as items)
+        common = None
+        titled = False  # a container of its own with a heading: another list
+        for a in others[0].iterancestors():
+            if id(a) in within:
+                break  # inside one of the list's items: its parts, not more items
+            common = near.get(id(a))
+            if common is not None:
+                break
+            titled = titled or any(child.tag in _HEADINGS for child in a)
+        if common is None or titled or _in_noise(others[0], memo):
+            continue
+        if any(abs(a - b) > _LIKE for a, b in zip(like, _profile(others, stats), strict=True)):
+            continue
+        extra.extend(others)
+        top_at = max(top_at, common)
+    if not extra:
+        return top
+    order = {id(el): i for i, el in enumerate(chain[lowest + top_at].iter())}
+    return sorted([*top, *extra], key=lambda el: order.get(id(el), 0))
 
 
 def _holders_first(ranked: list[tuple[tuple[float, int], list[Any]]]) -> None:
