@@ -588,7 +588,7 @@ def test_a_cards_links_to_its_own_page_are_parts_of_it() -> None:
 def test_parts_of_one_item_and_cards_side_by_side() -> None:
     """What tells an item's parts from a row's cards: parts sit in different parents, or
     lead to one page; cards sit side by side, each leading to its own."""
-    from watcher.extract.blocks import _parts
+    from watcher.extract.blocks import _parts, _Stats
     from watcher.extract.tree import parse_html
 
     tree = parse_html(
@@ -598,10 +598,11 @@ def test_parts_of_one_item_and_cards_side_by_side() -> None:
         b"3 offers</a></p></div></div></div>"
     )
     by_id = {el.get("id"): el for el in tree.iter() if el.get("id")}
-    assert _parts(list(by_id["tile"].iter("a")))
-    assert not _parts(list(by_id["row"].iter("a")))
-    assert _parts(list(by_id["item"].iter("p")))
-    assert not _parts(list(by_id["item"].iter("p"))[:1])
+    stats = _Stats(tree)
+    assert _parts(list(by_id["tile"].iter("a")), stats)
+    assert not _parts(list(by_id["row"].iter("a")), stats)
+    assert _parts(list(by_id["item"].iter("p")), stats)
+    assert not _parts(list(by_id["item"].iter("p"))[:1], stats)
 
 
 def test_a_badge_before_the_name_is_not_part_of_it() -> None:
@@ -894,3 +895,21 @@ def test_a_list_continued_in_a_wrapper_of_its_own_is_one_list() -> None:
     )
     ex = extract_bytes(body, "https://shoes.example/search?q=trail")
     assert [e["title"] for e in ex.entries] == [f"Trail shoe model {n}" for n in range(14)]
+
+
+def test_a_results_columns_are_parts_of_it() -> None:
+    """Each result is two columns side by side: its heading, authors and source, then its
+    buttons ("Download PDF", "Cite this item", to a page of its own). The columns outnumber
+    the results; only one of each pair is named, so they are parts of one result."""
+    results = "".join(
+        f'<li class="result"><div class="column wide"><h2><a href="/stable/{n}">Rivers and '
+        f'their deltas, part {n}</a></h2><div class="authors"><a href="/search?au={n}">A. '
+        f"Writer {n}</a></div><cite>Journal of Water</cite>, Vol. {n}</div>"
+        f'<div class="column narrow"><button>Download PDF</button><a href="/citation/{n}">'
+        f"Cite this item</a></div></li>"
+        for n in range(8)
+    )
+    ex = extract_bytes(in_chrome(f'<ol class="results">{results}</ol>'), "https://lib.example/")
+    assert [e["title"] for e in ex.entries] == [
+        f"Rivers and their deltas, part {n}" for n in range(8)
+    ]

@@ -660,7 +660,7 @@ def _best_groups(page: Page) -> tuple[list[list[Any]], _Stats]:
         depth = len(list(members[0].iterancestors()))
         ranked.append(((round(score, 6), depth), members))
     ranked.sort(key=lambda pair: pair[0], reverse=True)
-    _holders_first(ranked)
+    _holders_first(ranked, stats)
     best_score = ranked[0][0][0] if ranked else 0.0
     spans = _best_spans(stats, memo, best_score)
     if spans is not None:
@@ -746,7 +746,7 @@ def _continued(top: list[Any], stats: _Stats, memo: dict[int, bool]) -> list[Any
     return sorted([*top, *extra], key=lambda el: order.get(id(el), 0))
 
 
-def _holders_first(ranked: list[tuple[tuple[float, int], list[Any]]]) -> None:
+def _holders_first(ranked: list[tuple[tuple[float, int], list[Any]]], stats: _Stats) -> None:
     """Put first the group whose members each hold several members of the best one as
     parts (`_parts`): the best is then each item's rows (its price row, offers row, rating
     row, in different columns of the item) or each card's two links to its page, which
@@ -775,19 +775,24 @@ def _holders_first(ranked: list[tuple[tuple[float, int], list[Any]]]) -> None:
                 held.setdefault(holder, []).append(el)
         if sum(len(parts) for parts in held.values()) < 0.9 * len(top):
             continue
-        if sum(1 for parts in held.values() if _parts(parts)) >= 0.6 * len(members):
+        if sum(1 for parts in held.values() if _parts(parts, stats)) >= 0.6 * len(members):
             chosen = place
     if chosen is not None:
         ranked.insert(0, ranked.pop(chosen))
 
 
-def _parts(held: list[Any]) -> bool:
+def _parts(held: list[Any], stats: _Stats) -> bool:
     """Whether several members held by one element are parts of one item: not side by
-    side (in different parents), or leading to one page (a card's image link and its
-    title link). A grid's row holds its cards side by side, each leading to its own."""
+    side (in different parents), leading to one page (a card's image link and its title
+    link), or only one of them named (a result's column with its heading and the column
+    of its "Download PDF" and "Cite this item" links). A grid's row holds its cards side
+    by side, each named and leading to its own page."""
     if len(held) < 2:
         return False
     if len({el.getparent() for el in held}) >= 2:
+        return True
+    named = sum(1 for el in held if stats.of(el)[_HEADS])
+    if 0 < named < len(held):
         return True
     targets = [_target(el) for el in held]
     return len(set(targets)) < len(targets)
