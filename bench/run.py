@@ -313,6 +313,23 @@ def base_env(database_url: str, redis_url: str) -> dict[str, str]:
     return env
 
 
+def settle(env: dict[str, str]) -> None:
+    """`VACUUM (ANALYZE)` the bench database, before each group.
+
+    The groups write and delete (the watch group adds and deletes a million sources and
+    deletes its account's history; ingestion rewrites entries), and a server with
+    autovacuum off (as on the machines in docs/performance.md: a server setting, left
+    alone) keeps every dead row. PostgreSQL's planner then steps over them at the ends of
+    indexes whenever it plans a query: after a few runs the feed's page query took 7 ms to
+    plan instead of 0.2, in the app and the floor alike. A vacuum puts the database where
+    autovacuum keeps a live one, so that every group measures the same state in every run.
+    It takes a second or two."""
+    import psycopg
+
+    with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
+        conn.execute("VACUUM (ANALYZE)")
+
+
 def ensure_database(env: dict[str, str], size: str, regenerate: bool) -> dict[str, str]:
     """Create, migrate and load the bench database unless a matching load is kept."""
     import psycopg
@@ -1434,6 +1451,7 @@ def main() -> int:
         extra: dict[str, Any] = {}
         targets: list[Target] = []
         if "reads" in parts:
+            settle(env)
             targets = build_targets(env, state, size["deep_rows"])
             if args.filter:
                 keep = ("FLOOR", "limiter off", args.filter)
@@ -1449,18 +1467,23 @@ def main() -> int:
             for proc in servers.values():
                 stop(proc)
         if "ingest" in parts:
+            settle(env)
             log("ingestion through manage.py ingest")
             extra["ingest"] = measure_ingest(env, size["ingest_fetches"], size["ingest_rounds"])
         if "mcp" in parts:
+            settle(env)
             log("MCP tool calls through the MCP server")
             extra["mcp"] = measure_mcp(env, state, size["mcp_calls"])
         if "watch" in parts:
+            settle(env)
             log("the watcher: extraction, the claim, end to end, rendering")
             extra["watch"] = measure_watch(env, size["watch"])
         if "pages" in parts:
+            settle(env)
             log("the owner pages: server time on the biggest account")
             extra["pages"] = measure_pages(env, state, size["pages"])
         if "webhooks" in parts:
+            settle(env)
             log("webhook deliveries through a Celery worker")
             extra["webhooks"] = measure_webhooks(env, size["hooks"], args.concurrency, args.pool)
         table = report(targets, extra, meta) if targets else json.dumps(extra, indent=2)
