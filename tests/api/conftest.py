@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from accounts import ratelimit
 from accounts.models import Account
@@ -236,3 +236,66 @@ def seed(account: Account) -> History:
 @pytest.fixture
 def history(account: Account) -> History:
     return seed(account)
+
+
+# --- Deep pages on PostgreSQL ----------------------------------------------------------------
+
+ROWS = 8_000
+
+
+@pytest.fixture
+def big_feed(account: Account) -> Any:
+    if connection.vendor != "postgresql":
+        pytest.skip("EXPLAIN plans are checked on PostgreSQL")
+    entry: Any = EntryFactory(source=SourceFactory(account=account))
+    # The account's other entries hold three times as many updates, as in a real feed, so
+    # that the entry's own indexes are the planner's clear choice for per-entry pages (with
+    # one entry per account, the account's feed indexes tie with them).
+    other: Any = EntryFactory(source=entry.source)
+    change: Any = Change.objects.create(account=account, source=entry.source, at=0, outcome="ok")
+    Update.objects.bulk_create(
+        (
+            Update(
+                account=account,
+                source=entry.source,
+                entry=owner,
+                change=change,
+                at=1_000_000 + i // 2,  # ties on `at`, broken by id
+                update_type="modified",
+                field="price" if i % 2 else "title",
+                importance="minor" if i % 3 else "critical",
+                importance_level="minor" if i % 3 else "critical",
+            )
+            for owner, rows in ((entry, ROWS), (other, 3 * ROWS))
+            for i in range(rows)
+        ),
+        batch_size=5_000,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE history_update")
+    return entry
+
+
+def entry_with_history(account: Any, changes: int, fields: tuple[str, ...]) -> Any:
+    """One entry with `changes` changes, one update per field each; statistics refreshed."""
+    entry: Any = EntryFactory(source=SourceFactory(account=account))
+    made = Change.objects.bulk_create(
+        Change(account=account, source=entry.source, at=i, outcome="ok") for i in range(changes)
+    )
+    Update.objects.bulk_create(
+        Update(
+            account=account,
+            source=entry.source,
+            entry=entry,
+            change=c,
+            at=c.at,
+            update_type="modified",
+            field=f,
+        )
+        for c in made
+        for f in fields
+    )
+    with connection.cursor() as db:
+        db.execute("ANALYZE history_update")
+        db.execute("ANALYZE history_change")
+    return entry

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from history import selectors
 from history.models import Change, Update
-from tests.api.conftest import History
+from tests.api.conftest import History, entry_with_history
 from tests.factories import EntryFactory, SourceFactory
 
 pytestmark = pytest.mark.django_db
@@ -89,41 +89,6 @@ def test_the_card_budget_does_not_grow_with_cards_or_updates(
 
 # --- Deep pages on PostgreSQL ------------------------------------------------------------
 
-ROWS = 8_000
-
-
-@pytest.fixture
-def big_feed(account) -> Any:
-    if connection.vendor != "postgresql":
-        pytest.skip("EXPLAIN plans are checked on PostgreSQL")
-    entry: Any = EntryFactory(source=SourceFactory(account=account))
-    # The account's other entries hold three times as many updates, as in a real feed, so
-    # that the entry's own indexes are the planner's clear choice for per-entry pages (with
-    # one entry per account, the account's feed indexes tie with them).
-    other: Any = EntryFactory(source=entry.source)
-    change: Any = Change.objects.create(account=account, source=entry.source, at=0, outcome="ok")
-    Update.objects.bulk_create(
-        (
-            Update(
-                account=account,
-                source=entry.source,
-                entry=owner,
-                change=change,
-                at=1_000_000 + i // 2,  # ties on `at`, broken by id
-                update_type="modified",
-                field="price" if i % 2 else "title",
-                importance="minor" if i % 3 else "critical",
-                importance_level="minor" if i % 3 else "critical",
-            )
-            for owner, rows in ((entry, ROWS), (other, 3 * ROWS))
-            for i in range(rows)
-        ),
-        batch_size=5_000,
-    )
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE history_update")
-    return entry
-
 
 def page_sql(client: Client, url: str, auth: dict[str, str]) -> tuple[str, str | None]:
     """The keyset query a request ran (its SQL text) and the page's nextCursor."""
@@ -180,35 +145,10 @@ def test_the_deepest_feed_page_uses_the_index_without_sorting(client, auth, big_
     assert "OFFSET" not in sql.upper()
 
 
-def _entry_with_history(account: Any, changes: int, fields: tuple[str, ...]) -> Any:
-    """One entry with `changes` changes, one update per field each; statistics refreshed."""
-    entry: Any = EntryFactory(source=SourceFactory(account=account))
-    made = Change.objects.bulk_create(
-        Change(account=account, source=entry.source, at=i, outcome="ok") for i in range(changes)
-    )
-    Update.objects.bulk_create(
-        Update(
-            account=account,
-            source=entry.source,
-            entry=entry,
-            change=c,
-            at=c.at,
-            update_type="modified",
-            field=f,
-        )
-        for c in made
-        for f in fields
-    )
-    with connection.cursor() as db:
-        db.execute("ANALYZE history_update")
-        db.execute("ANALYZE history_change")
-    return entry
-
-
 def test_timeline_cards_page_by_index_on_postgresql(client, auth, account):
     if connection.vendor != "postgresql":
         pytest.skip("EXPLAIN plans are checked on PostgreSQL")
-    entry = _entry_with_history(account, 3_000, ("price", "title"))
+    entry = entry_with_history(account, 3_000, ("price", "title"))
     url = f"/v1/entries/{entry.public_id}/changes?limit=25"
     _, cursor = page_sql(client, url, auth)
     for _ in range(3):
@@ -226,18 +166,18 @@ def test_timeline_cards_generic_plan_looks_each_change_up_by_its_whole_key(clien
     change) with the entry's whole history read once per card."""
     if connection.vendor != "postgresql":
         pytest.skip("EXPLAIN plans are checked on PostgreSQL")
-    entry = _entry_with_history(account, 2_000, ("price",))
+    entry = entry_with_history(account, 2_000, ("price",))
     response = client.get(f"/v1/entries/{entry.public_id}/changes?limit=25", headers=auth)
     assert response.status_code == 200
     assert len(response.json()["data"]) == 25
-    text = selectors._cards_sql("postgresql", paged=False)
+    text = selectors._cards_sql("postgresql", paged=False, rows=26)
     counter = iter(range(1, 10))
     text = re.sub("%s", lambda _: f"${next(counter)}", text)
     with connection.cursor() as db:
         db.execute("SET LOCAL plan_cache_mode = force_generic_plan")
-        db.execute(f"PREPARE cards_generic(bigint, bigint, bigint) AS {text}")
+        db.execute(f"PREPARE cards_generic(bigint, bigint) AS {text}")
         try:
-            db.execute(f"EXPLAIN EXECUTE cards_generic({int(entry.pk)}, 26, {int(entry.pk)})")
+            db.execute(f"EXPLAIN EXECUTE cards_generic({int(entry.pk)}, {int(entry.pk)})")
             plan = "\n".join(row[0] for row in db.fetchall())
         finally:
             db.execute("DEALLOCATE cards_generic")

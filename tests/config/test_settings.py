@@ -135,3 +135,55 @@ def test_a_boolean_setting_that_is_not_a_boolean_refuses_to_start() -> None:
 
         assert result.returncode != 0, name
         assert f"{name}='ture' is not a boolean" in result.stderr
+
+
+def _db_options(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.DATABASES['default']['OPTIONS'].get('options', '-'))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={
+            **keep,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": "postgres://u@db.internal:5432/x",
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_generic_plans_are_asked_for_only_where_the_environment_says() -> None:
+    off = _db_options({})
+    assert off.returncode == 0, off.stderr
+    assert off.stdout.strip() == "-"
+    on = _db_options({"DB_GENERIC_PLANS": "true"})
+    assert on.returncode == 0, on.stderr
+    assert on.stdout.strip() == "-c plan_cache_mode=force_generic_plan"
+    # Only with prepared statements: unprepared statements have no plan to keep.
+    unprepared = _db_options({"DB_GENERIC_PLANS": "true", "DB_PREPARED_STATEMENTS": "false"})
+    assert unprepared.stdout.strip() == "-"
+    bad = _db_options({"DB_GENERIC_PLANS": "ture"})
+    assert bad.returncode != 0
+    assert "DB_GENERIC_PLANS='ture' is not a boolean" in bad.stderr
+
+
+def test_gunicorn_turns_generic_plans_on_unless_the_environment_says_otherwise() -> None:
+    keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    code = "import os, config.gunicorn; print(os.environ['DB_GENERIC_PLANS'])"
+    for env, expected in (({}, "true"), ({"DB_GENERIC_PLANS": "false"}, "false")):
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env={**keep, **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() == expected
