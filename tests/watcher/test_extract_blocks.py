@@ -913,3 +913,31 @@ def test_a_results_columns_are_parts_of_it() -> None:
     assert [e["title"] for e in ex.entries] == [
         f"Rivers and their deltas, part {n}" for n in range(8)
     ]
+
+
+def test_a_branch_of_another_kind_is_left_out_of_the_list() -> None:
+    """Two tabs mark their lists up alike: books with prices in one, related subjects in
+    the other. One group by its path signature, but the subjects show no price where
+    every book shows one: the books are the list."""
+
+    def tab(name: str, entries: str) -> str:
+        return (
+            f'<li class="panel" id="{name}"><div class="listing"><ul class="items">{entries}'
+            "</ul></div></li>"
+        )
+
+    books = "".join(
+        f'<li class="item"><h3><a href="/book/{n}">Rivers of the world, volume {n}</a></h3>'
+        f"<p>A study of rivers, part {n}</p><span>CAD${n + 30}.95</span></li>"
+        for n in range(8)
+    )
+    subjects = "".join(
+        f'<li class="item"><h3><a href="/subject/{n}">Geography subject {n}</a></h3>'
+        f"<p>Books and journals on subject {n}</p></li>"
+        for n in range(8)
+    )
+    body = in_chrome(f'<ul class="tabs">{tab("books", books)}{tab("related", subjects)}</ul>')
+    ex = extract_bytes(body, "https://press.example/search?q=rivers")
+    assert [e["title"] for e in ex.entries] == [
+        f"Rivers of the world, volume {n}" for n in range(8)
+    ]

@@ -668,6 +668,7 @@ def _best_groups(page: Page) -> tuple[list[list[Any]], _Stats]:
     chosen = [
         [el for el in members if _item_like(stats.of(el))] for _, members in ranked[:_RUNNERS_UP]
     ]
+    chosen = [_one_kind(members, stats) for members in chosen]
     if chosen and chosen[0]:
         chosen[0] = _continued(chosen[0], stats, memo)
     return chosen, stats
@@ -686,6 +687,46 @@ def _profile(members: list[Any], stats: _Stats) -> tuple[float, float, float]:
         sum(1 for s in of if s[_IMAGES]) / n,
         sum(1 for s in of if s[_HEADS]) / n,
     )
+
+
+def _one_kind(top: list[Any], stats: _Stats) -> list[Any]:
+    """The list without the members of another kind the path signature put with it: the
+    members split into branches where their ancestors part (a tab of books and a tab of
+    related subjects, both `li.productsItem` in `ul.productsList`), and a branch of three
+    members or more whose share with a price is lower than another's by more than half
+    is left out. A grid's rows are branches alike."""
+    if len(top) < 6:
+        return top
+    chain = list(top[0].iterancestors())
+    place = {id(a): i for i, a in enumerate(chain)}
+    lowest = 0
+    for el in top[1:]:
+        for a in el.iterancestors():
+            i = place.get(id(a))
+            if i is not None:
+                lowest = max(lowest, i)
+                break
+    container = chain[lowest]
+    branches: dict[int, list[Any]] = {}
+    for el in top:
+        node = el
+        parent = node.getparent()
+        while parent is not None and parent is not container:
+            node, parent = parent, parent.getparent()
+        branches.setdefault(id(node), []).append(el)
+    if len(branches) < 2:
+        return top
+    # A list with prices shows one on most items: a branch of another kind shows none.
+    priced = {
+        key: sum(1 for el in members if stats.of(el)[_PRICES]) / len(members)
+        for key, members in branches.items()
+        if len(members) >= 3
+    }
+    if len(priced) < 2 or max(priced.values()) - min(priced.values()) <= 0.5:
+        return top
+    most = max(priced.values())
+    unlike = {key for key, share in priced.items() if most - share > 0.5}
+    return [el for key, members in branches.items() if key not in unlike for el in members]
 
 
 def _continued(top: list[Any], stats: _Stats, memo: dict[int, bool]) -> list[Any]:
