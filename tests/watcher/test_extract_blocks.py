@@ -941,3 +941,28 @@ def test_a_branch_of_another_kind_is_left_out_of_the_list() -> None:
     assert [e["title"] for e in ex.entries] == [
         f"Rivers of the world, volume {n}" for n in range(8)
     ]
+
+
+def test_each_table_keeps_the_rows_of_its_own_width() -> None:
+    """A search page's sections are tables marked up alike: titles in rows of two cells (a
+    poster, then the name), keywords in rows of one. Each table's rows have the table's
+    own usual width: the keywords are results too."""
+    titles = "".join(
+        f'<tr class="hit"><td class="poster"><img src="/p/{n}.jpg" alt=""></td><td class="'
+        f'text"><a href="/title/{n}">Golden river film {n}</a> (19{n}0)</td></tr>'
+        for n in range(6)
+    )
+    keywords = "".join(
+        f'<tr class="hit"><td class="text"><a href="/keyword/{n}">golden-river-{n}</a> '
+        f"({n + 3} titles)</td></tr>"
+        for n in range(4)
+    )
+    body = in_chrome(
+        f'<div class="section"><h3>Titles</h3><table class="hits">{titles}</table></div>'
+        f'<div class="section"><h3>Keywords</h3><table class="hits">{keywords}</table></div>'
+    )
+    ex = extract_bytes(body, "https://films.example/find?q=golden+river")
+    assert [e["title"] for e in ex.entries] == [
+        *(f"Golden river film {n}" for n in range(6)),
+        *(f"golden-river-{n}" for n in range(4)),
+    ]

@@ -1529,6 +1529,22 @@ def _headers(table: Any) -> list[str]:
 
 
 def _table_rows(members: list[Any]) -> list[Any]:
+    """The rows of each table of the usual width of its rows (`_rows_of_width`): a search
+    page's tables of titles, of names and of keywords mark their rows up alike, with two
+    cells, two and one. A table of a single row takes the usual width of them all."""
+    tables: dict[Any, list[Any]] = {}
+    for row in members:
+        tables.setdefault(next(row.iterancestors("table"), None), []).append(row)
+    if len(tables) < 2:
+        return _rows_of_width(members)
+    everyone = set(_rows_of_width(members))
+    kept: set[Any] = set()
+    for rows in tables.values():
+        kept.update(_rows_of_width(rows) if len(rows) >= 2 else [r for r in rows if r in everyone])
+    return [row for row in members if row in kept]
+
+
+def _rows_of_width(members: list[Any]) -> list[Any]:
     """A data table's rows have one shape; a layout table's header and footer rows do not.
     Of two shapes as common, the one whose rows hold links (the names, not the figures);
     where neither does, the more common."""
