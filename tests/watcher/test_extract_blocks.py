@@ -966,3 +966,25 @@ def test_each_table_keeps_the_rows_of_its_own_width() -> None:
         *(f"Golden river film {n}" for n in range(6)),
         *(f"golden-river-{n}" for n in range(4)),
     ]
+
+
+def test_an_aside_in_the_main_content_is_read() -> None:
+    """The search results sit in an `<aside>` inside `<main>`: content, not the site's
+    sidebar (the `<aside>` beside `<main>`, with its own list of links, still is)."""
+    results = "".join(
+        f'<div class="doc"><p class="doc-title"><a href="/a/{n}">Dry skin remedy number {n}'
+        f'</a></p><p class="doc-desc">What helps dry skin in winter, answer {n}.</p></div>'
+        for n in range(7)
+    )
+    sidebar = "".join(
+        f'<li><a href="/popular/{n}">Popular story about sleep and health, part {n}</a> '
+        f"<span>Read by many people this week</span></li>"
+        for n in range(9)
+    )
+    body = (
+        '<!doctype html><html><body><main><h1>Results for "dry skin"</h1><div class="pane">'
+        f'<aside class="module results-top"><div class="docs">{results}</div></aside></div>'
+        f'</main><aside class="rail"><ul>{sidebar}</ul></aside></body></html>'
+    ).encode()
+    ex = extract_bytes(body, "https://health.example/search?q=dry+skin")
+    assert [e["title"] for e in ex.entries] == [f"Dry skin remedy number {n}" for n in range(7)]

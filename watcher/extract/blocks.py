@@ -314,8 +314,8 @@ _MAIN_IDS = frozenset({"main", "content", "main-content", "maincontent", "primar
 
 def _noisy(el: Any) -> bool:
     role = el.get("role") or ""
-    if el.tag in _NOISE_TAGS or role in _NOISE_ROLES:
-        return True
+    if role in _NOISE_ROLES or (el.tag in _NOISE_TAGS and (el.tag != "aside" or _page_chrome(el))):
+        return True  # (an aside in the main content is as its classes say)
     if role == "main" or (el.get("id") or "").lower() in _MAIN_IDS:
         return False
     label = f"{el.get('class') or ''} {el.get('id') or ''}"
@@ -338,12 +338,12 @@ _SHIFT = 24  # each statistic is a 24-bit field of one int, so a subtree sums in
 _MASK = (1 << _SHIFT) - 1
 _ONE = [1 << (_SHIFT * i) for i in range(6)]
 _COUNTED = {"img": _ONE[_IMAGES], **dict.fromkeys(_HEADINGS, _ONE[_HEADS])}  # and links
-# Never read: scripts and the like, and the site's own chrome (its navigation, sidebars, and
-# the page-level header and footer, not an article's): a menu is never the listing, and a
-# mega menu can be a third of a page's elements. (role=navigation is pushed down when
-# scored: an attribute read on every element costs.)
-_UNREAD = _SKIP_TAGS | {"nav", "aside"}
-_CHROME = frozenset({"header", "footer"})
+# Never read: scripts and the like, and the site's own chrome (its navigation, its sidebars
+# outside the main content, and the page-level header and footer, not an article's): a menu
+# is never the listing, and a mega menu can be a third of a page's elements.
+# (role=navigation is pushed down when scored: an attribute read on every element costs.)
+_UNREAD = _SKIP_TAGS | {"nav"}
+_CHROME = frozenset({"header", "footer", "aside"})
 _CONTENT = frozenset({"main", "article", "section", "li", "td"})
 _NOT_MEMBERS = frozenset({"html", "body", "head", "tbody", "thead"})
 # The few elements with an itemprop or a test id are found by XPath, in C: the rest need
@@ -353,7 +353,13 @@ GroupKey = tuple[str, str, str, int]
 
 
 def _page_chrome(el: Any) -> bool:
-    """A `<header>` or `<footer>` of the page, not of an article, a section or an item."""
+    """A `<header>` or `<footer>` of the page, not of an article, a section or an item; an
+    `<aside>` not in the page's main content (WebMD's search results are an `<aside>` in
+    `<main>`; a sidebar beside `<main>` is the page's)."""
+    if el.tag == "aside":
+        return not any(
+            node.tag == "main" or node.get("role") == "main" for node in el.iterancestors()
+        )
     return not any(
         node.tag in _CONTENT or node.get("role") == "main" for node in el.iterancestors()
     )
