@@ -988,3 +988,28 @@ def test_an_aside_in_the_main_content_is_read() -> None:
     ).encode()
     ex = extract_bytes(body, "https://health.example/search?q=dry+skin")
     assert [e["title"] for e in ex.entries] == [f"Dry skin remedy number {n}" for n in range(7)]
+
+
+def test_a_result_that_is_a_box_of_results_is_opened() -> None:
+    """One of the results is a box of results of another medium ("Audio results for …"),
+    four titled entries in a list of their own: those four are results, not the box."""
+
+    def result(n: int) -> str:
+        return (
+            f'<li class="result"><h3><a href="/story/{n}">River rafting story number {n}</a>'
+            f"</h3><p>What happened on the river, day {n} of the trip.</p></li>"
+        )
+
+    audio = "".join(
+        f'<li><h4><a href="/audio/{n}">Rafting podcast episode {n}</a></h4><span>March {n + 1}'
+        "</span></li>"
+        for n in range(4)
+    )
+    box = f'<li class="result"><h3>Audio results for "rafting"</h3><ul>{audio}</ul></li>'
+    items = "".join(result(n) for n in range(3)) + box + "".join(result(n) for n in range(3, 6))
+    ex = extract_bytes(in_chrome(f'<ol class="results">{items}</ol>'), "https://news.example/")
+    assert [e["title"] for e in ex.entries] == [
+        *(f"River rafting story number {n}" for n in range(3)),
+        *(f"Rafting podcast episode {n}" for n in range(4)),
+        *(f"River rafting story number {n}" for n in range(3, 6)),
+    ]

@@ -676,7 +676,7 @@ def _best_groups(page: Page) -> tuple[list[list[Any]], _Stats]:
     ]
     chosen = [_one_kind(members, stats) for members in chosen]
     if chosen and chosen[0]:
-        chosen[0] = _continued(chosen[0], stats, memo)
+        chosen[0] = _opened(_continued(chosen[0], stats, memo), stats)
     return chosen, stats
 
 
@@ -733,6 +733,48 @@ def _one_kind(top: list[Any], stats: _Stats) -> list[Any]:
     most = max(priced.values())
     unlike = {key for key, share in priced.items() if most - share > 0.5}
     return [el for key, members in branches.items() if key not in unlike for el in members]
+
+
+def _opened(top: list[Any], stats: _Stats) -> list[Any]:
+    """The list with a member that is a list of its own opened: a result that is a box of
+    results ("Audio results for …", four titled entries in a list of their own) is those
+    results. The inner list: three members or more of one group in that one member, each
+    named (a heading or a title-length link) and leading to its own page, and together
+    most of its text."""
+    index = {id(el) for el in top}
+    inner: dict[int, list[Any]] = {}
+    for members in stats.groups.values():
+        if len(members) < 3 or len(members) > 200:
+            continue
+        # The parts of every item (each card's price) lie in one member each: the first
+        # and third in different ones, or in none, and the group is passed over at once.
+        first = next((a for a in members[0].iterancestors() if id(a) in index), None)
+        if first is None or first not in members[2].iterancestors():
+            continue
+        held: dict[int, tuple[Any, list[Any]]] = {}
+        for m in members:
+            holder = next((a for a in m.iterancestors() if id(a) in index), None)
+            if holder is None:
+                break
+            held.setdefault(id(holder), (holder, []))[1].append(m)
+        else:
+            for key, (holder, parts) in held.items():
+                if key in inner or len(parts) < 3:
+                    continue
+                of = [stats.of(m) for m in parts]
+                if not all(_item_like(s) and (s[_HEADS] or s[_LONG_LINKS]) for s in of):
+                    continue
+                if sum(s[_TEXT] for s in of) < 0.7 * stats.of(holder)[_TEXT]:
+                    continue
+                if len({_target(m) for m in parts}) < len(parts):
+                    continue
+                inner[key] = parts
+    if not inner:
+        return top
+    opened: list[Any] = []
+    for el in top:
+        opened.extend(inner.get(id(el), [el]))
+    return opened
 
 
 def _continued(top: list[Any], stats: _Stats, memo: dict[int, bool]) -> list[Any]:
