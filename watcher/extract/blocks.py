@@ -703,6 +703,9 @@ def _one_kind(top: list[Any], stats: _Stats) -> list[Any]:
     is left out. A grid's rows are branches alike."""
     if len(top) < 6:
         return top
+    parent = top[0].getparent()
+    if all(el.getparent() is parent for el in top):
+        return top  # one container: one branch (most lists)
     chain = list(top[0].iterancestors())
     place = {id(a): i for i, a in enumerate(chain)}
     lowest = 0
