@@ -44,12 +44,11 @@ _conn: psycopg.Connection[Any] | None = None
 def _connection() -> psycopg.Connection[Any]:
     """One autocommit connection per worker process, opened on first use (after fork).
 
-    Its prepared statements keep one generic plan, as the app's web processes do
-    (`DB_GENERIC_PLANS`, on by default under gunicorn: config/gunicorn.py), so that both
-    do the same work; `DB_GENERIC_PLANS=false` turns it off for both."""
+    With `DB_GENERIC_PLANS` (off by default; config/settings.py) its prepared statements
+    keep one generic plan, as the app's connections then do: both do the same work."""
     global _conn
     if _conn is None or _conn.closed:
-        generic = os.environ.get("DB_GENERIC_PLANS", "true").lower() in {"true", "1", "yes", "on"}
+        generic = os.environ.get("DB_GENERIC_PLANS", "").lower() in {"true", "1", "yes", "on"}
         options = {"options": "-c plan_cache_mode=force_generic_plan"} if generic else {}
         _conn = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True, **options)
     return _conn

@@ -11,13 +11,6 @@ from typing import Any
 
 from gunicorn import glogging
 
-# A web process runs the read API's few statements over and over: each is planned once per
-# connection (PostgreSQL's generic plan of the prepared statement) rather than at every
-# request, which took a fifth of a feed request's time (config/settings.py
-# `DB_GENERIC_PLANS`, docs/performance.md). Set before the app is loaded; the environment
-# still decides.
-os.environ.setdefault("DB_GENERIC_PLANS", "true")
-
 # The environ keys gunicorn's own atoms read (`%(h)s`, `%(r)s`, `%(u)s`, `%(f)s`, ...).
 _ATOM_ENVIRON = (
     "REMOTE_ADDR",

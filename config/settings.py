@@ -145,13 +145,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"server_side_binding": True, "prepare_threshold": 5}
     )
-    # A prepared statement's plan made once and kept (PostgreSQL's generic plan), not
-    # again at every run: with its default, PostgreSQL plans the feed's page query anew for
-    # every request of a big account (its custom plan looks cheaper than the generic one),
-    # which cost as much as running it. On under gunicorn (config/gunicorn.py): the read
-    # API's statements are written for it (limits in the text, indexes that every parameter
-    # value can use; tests/api/test_generic_plans.py). Elsewhere off: the workers' and the
-    # MCP server's statements are planned per run, as PostgreSQL chooses.
+    # Opt-in: a prepared statement's plan made once and kept (PostgreSQL's generic plan),
+    # not again at every run. PostgreSQL's default plans the feed's page query anew for every
+    # request of a big account (its custom plan looks cheaper than the generic one): with
+    # generic plans the feed served 29-35 % more requests. Off by default because a generic
+    # plan is made for an average account: the sources list of an account with many more
+    # sources than most is then read whole and sorted (docs/performance.md, "The morning
+    # round"). The update lists' generic plans are pinned by tests/api/test_generic_plans.py.
     if env.bool("DB_GENERIC_PLANS", default=False):
         DATABASES["default"]["OPTIONS"]["options"] = "-c plan_cache_mode=force_generic_plan"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,12 +1,13 @@
-"""The read API's statements under the generic plans its web processes keep.
+"""The read API's statements under generic plans (`DB_GENERIC_PLANS`, opt-in).
 
-gunicorn's web processes run with `DB_GENERIC_PLANS` (config/gunicorn.py): a prepared
-statement is planned once, for any parameter values, and that plan serves every request on
-the connection. So every keyset query of `/v1` must have a good generic plan: its page read
-in index order from the index its filters lead, never a parallel scan (which a `LIMIT $n`
-brought: the generic plan then costed the query for a tenth of the table) and never a sort
-of the account's whole history. These tests prepare each query as psycopg does, force the
-generic plan and read it.
+With it, a prepared statement is planned once, for any parameter values, and that plan
+serves every request on the connection. Every update list of `/v1` must then keep a good
+generic plan: its page read in index order from the index its filters lead, never a
+parallel scan (which a `LIMIT $n` brought: the generic plan then costed the query for a
+tenth of the table) and never a sort of the history. These tests prepare each query as
+psycopg does, force the generic plan and read it. (The sources list is the known exception
+that keeps the setting off by default: for an account with far more sources than most, its
+generic plan reads them all and sorts; docs/performance.md, "The morning round".)
 """
 
 from __future__ import annotations

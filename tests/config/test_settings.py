@@ -171,19 +171,3 @@ def test_generic_plans_are_asked_for_only_where_the_environment_says() -> None:
     bad = _db_options({"DB_GENERIC_PLANS": "ture"})
     assert bad.returncode != 0
     assert "DB_GENERIC_PLANS='ture' is not a boolean" in bad.stderr
-
-
-def test_gunicorn_turns_generic_plans_on_unless_the_environment_says_otherwise() -> None:
-    keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
-    code = "import os, config.gunicorn; print(os.environ['DB_GENERIC_PLANS'])"
-    for env, expected in (({}, "true"), ({"DB_GENERIC_PLANS": "false"}, "false")):
-        result = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=ROOT,
-            env={**keep, **env},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert result.returncode == 0, result.stderr
-        assert result.stdout.strip() == expected
