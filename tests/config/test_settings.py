@@ -15,10 +15,12 @@ PRINT_SETTINGS = (
 )
 
 
-def run_settings(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def run_settings(
+    env: dict[str, str], code: str = PRINT_SETTINGS
+) -> subprocess.CompletedProcess[str]:
     keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
     return subprocess.run(
-        [sys.executable, "-c", PRINT_SETTINGS],
+        [sys.executable, "-c", code],
         cwd=ROOT,
         env={**keep, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
         capture_output=True,
@@ -138,24 +140,11 @@ def test_a_boolean_setting_that_is_not_a_boolean_refuses_to_start() -> None:
 
 
 def _db_options(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
     code = (
         "import django; django.setup(); from django.conf import settings as s; "
         "print(s.DATABASES['default']['OPTIONS'].get('options', '-'))"
     )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={
-            **keep,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DATABASE_URL": "postgres://u@db.internal:5432/x",
-            **env,
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_settings({"DATABASE_URL": "postgres://u@db.internal:5432/x", **env}, code)
 
 
 def test_generic_plans_are_asked_for_only_where_the_environment_says() -> None:
