@@ -12,7 +12,9 @@ import logging
 import math
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import SuspiciousOperation, TooManyFieldsSent
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -78,6 +80,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, TooManyFieldsSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        exc = InvalidRequest(f"The query string has more than {limit} parameters.")
+    elif isinstance(exc, SuspiciousOperation):  # Django answers these 400 too
+        exc = InvalidRequest()
 
     if not isinstance(exc, exceptions.APIException):
         log.error("Unhandled error in %s", context.get("view"), exc_info=exc)
