@@ -73,7 +73,7 @@ class AuthenticatedKey:
     limiter_done: bool = False
     ratelimit: RateLimit | None = None
     # Set while the key is served on this process's record before Redis has answered
-    # (`ApiKeyAuthentication.settle` reads the answer).
+    # (`settle` reads the answer).
     reply: Reply | None = None
 
     def record(self) -> str:
@@ -151,11 +151,15 @@ def resolve(key_digest: str, reply: Reply | None) -> AuthenticatedKey:
         if window is not None:
             key.ratelimit = ratelimit.rate_limit(key.rate_limit, *window)
     else:
-        ratelimit.remember(key_digest, None, None)
-        key = lookup(key_digest)
-        key.ratelimit = ratelimit.fill(key_digest, key.record(), key.rate_limit)
+        try:
+            key = lookup(key_digest)
+        except AuthenticationFailed:
+            ratelimit.remember(key_digest, None, None)
+            raise
+        record = key.record()
+        key.ratelimit = ratelimit.fill(key_digest, record, key.rate_limit)
     key.limiter_done = True
-    ratelimit.remember(key_digest, key.record(), key.ratelimit)
+    ratelimit.remember(key_digest, record, key.ratelimit)
     return key
 
 

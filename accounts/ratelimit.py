@@ -101,8 +101,7 @@ class _Connection(threading.local):
     conn: Any = None
     pid = 0
     answered = False  # the connection has answered a command since it was last opened
-    waiting = False  # a command was sent on it and its answer is not read yet
-    sent = 0  # commands sent by this thread, numbering the replies
+    pending: Reply | None = None  # the script sent on it whose answer is not read yet
 
 
 class Reply:
@@ -114,18 +113,16 @@ class Reply:
     command's: the next send on the connection opens a new one.
     """
 
-    __slots__ = ("_args", "_keys", "_limiter", "_script", "_sent", "_value")
+    __slots__ = ("_args", "_keys", "_limiter", "_script", "_value")
 
     def __init__(self, limiter: _Limiter, script: str, keys: list[str], args: list[Any]) -> None:
         self._limiter, self._script, self._keys, self._args = limiter, script, keys, args
-        self._sent = 0  # this thread's number of the command once sent; 0 until then
-        self._value: Any = _UNREACHABLE
+        self._value: Any = _UNREACHABLE  # `_SENT` once sent, until its answer is read
 
     def get(self) -> Any:
         """The script's answer; the `_UNREACHABLE` marker when Redis could not give it."""
-        if self._sent:
+        if self._value is _SENT:
             self._value = self._limiter.read(self)
-            self._sent = 0
         return self._value
 
 
@@ -188,21 +185,20 @@ class _Limiter:
         if local.conn is None or local.pid != os.getpid():  # first use, or a forked child
             local.conn, local.pid = self.client.connection_pool.make_connection(), os.getpid()
             local.answered = False
-        elif local.waiting:  # an answer nobody read is on this connection: leave it there
+        elif local.pending is not None:  # an answer nobody read is on it: leave it there
             local.conn.disconnect()
             local.answered = False
-        local.waiting = False
+            local.pending = None
         command = ("EVALSHA", self.scripts[reply._script].sha, len(reply._keys))
         # A failed send disconnects the connection; the next command reconnects.
         local.conn.send_command(*command, *reply._keys, *reply._args, check_health=False)
-        local.waiting = True
-        local.sent += 1
-        reply._sent = local.sent
+        local.pending = reply
+        reply._value = _SENT
 
     def read(self, reply: Reply) -> Any:
         """The answer to a sent script (`Reply.get`); `_UNREACHABLE` when there is none."""
         local = self._local
-        if reply._sent != local.sent or not local.waiting:
+        if local.pending is not reply:
             # Another command went out on this thread before this answer was read, and
             # moved to a new connection: the answer is lost (the script probably ran).
             return _UNREACHABLE
@@ -230,7 +226,7 @@ class _Limiter:
         try:
             return local.conn.read_response()
         finally:
-            local.waiting = False
+            local.pending = None
 
     def _trip(self, exc: Exception) -> object:
         self.open_until = time.monotonic() + settings.RATE_LIMIT_BREAKER_SECONDS
@@ -256,6 +252,7 @@ class _Limiter:
 
 
 _UNREACHABLE = object()
+_SENT = object()
 _lock = threading.Lock()
 _limiter: _Limiter | None = None
 
