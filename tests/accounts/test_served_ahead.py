@@ -18,8 +18,11 @@ import redis
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIRequestFactory
+from rest_framework.views import APIView
 
 from accounts import keys, ratelimit
+from accounts.authentication import ApiKeyAuthentication
 from accounts.models import Account, ApiKey
 from accounts.revocation import revoke_keys
 from tests.factories import AccountFactory, SourceFactory
@@ -196,11 +199,6 @@ def test_redis_failing_before_it_answers_serves_uncounted(
 def test_views_that_do_not_settle_are_never_served_ahead(
     minted: tuple[ApiKey, dict[str, str]],
 ) -> None:
-    from rest_framework.test import APIRequestFactory
-    from rest_framework.views import APIView
-
-    from accounts.authentication import ApiKeyAuthentication
-
     row, auth = minted
     assert ratelimit._get_limiter() is not None
     ratelimit.remember(row.digest, f"1|{row.pk}|{row.account_id}||read", None)
