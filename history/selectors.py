@@ -68,9 +68,12 @@ def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
             cursor.close()
 
 
+_TEXT = (str, bytes)  # a tuple: `str | bytes` would build a union at every call
+
+
 def _json(value: Any) -> Any:
     """JSON columns arrive as text from raw cursors (Django registers a text loader)."""
-    if value is None or not isinstance(value, str | bytes):
+    if value is None or not isinstance(value, _TEXT):
         return value
     return orjson.loads(value)
 
