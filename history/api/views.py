@@ -165,8 +165,8 @@ class _Headers(ResponseHeaders):
     """Django's response headers, asked whether one is set without raising KeyError.
 
     Django's mapping answers `in` and `get` by looking the header up and catching the
-    KeyError; the middleware asks a page for five headers it does not have (Vary,
-    X-Frame-Options, Referrer-Policy, ...), five exceptions a request. Same answers.
+    KeyError; the middleware asks a page for six headers it does not have (Vary,
+    X-Frame-Options, Referrer-Policy, ...), six exceptions a request. Same answers.
     """
 
     def __contains__(self, key: object) -> bool:

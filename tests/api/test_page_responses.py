@@ -153,8 +153,13 @@ def test_pages_get_the_middlewares_headers_as_errors_do(client, auth, history):
     page = client.get("/v1/updates", headers=auth)
     error = client.get("/v1/updates?limit=x", headers=auth)
     assert (page.status_code, error.status_code) == (200, 400)
-    shared = ("X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy", "Vary")
-    shared += ("Cross-Origin-Opener-Policy",)
+    shared = (
+        "X-Frame-Options",
+        "X-Content-Type-Options",
+        "Referrer-Policy",
+        "Cross-Origin-Opener-Policy",
+        "Vary",
+    )
     assert {n: page.get(n) for n in shared} == {n: error.get(n) for n in shared}
     assert page["X-Frame-Options"] == "DENY"
     assert page["X-Content-Type-Options"] == "nosniff"
