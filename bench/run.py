@@ -69,6 +69,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "hooks": ["--burst", "1000", "--paced-fetches", "40"],
         "watch": ["--sources", "1000", "--tick-sources", "1000000", "--renders", "500"],
         "pages": ["--requests", "20", "--deep", "20"],
+        "cost": {"requests": 60, "rows": 5},  # the floor and every feed variant
     },
     "small": {
         "generate": ["--updates", "40000", "--accounts", "4", "--hot-entry-updates", "2000"],
@@ -81,6 +82,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "hooks": ["--burst", "200", "--paced-fetches", "8"],
         "watch": ["--sources", "100", "--tick-sources", "20000", "--renders", "10", "--runs", "10"],
         "pages": ["--requests", "5", "--deep", "5"],
+        "cost": {"requests": 30, "rows": 2},  # the floor and the plain feed
     },
 }
 
@@ -278,15 +280,20 @@ def children(pid: int) -> list[int]:
 
 
 def ensure_wrk() -> str:
-    path = shutil.which("wrk")
+    return ensure_debian("wrk", "wrk")
+
+
+def ensure_debian(command: str, package: str) -> str:
+    """The path of `command`, installing Debian's `package` with apt-get when it is missing."""
+    path = shutil.which(command)
     if path:
         return path
-    log("wrk is missing: installing Debian's wrk with apt-get")
+    log(f"{command} is missing: installing Debian's {package} with apt-get")
     sudo = [] if os.geteuid() == 0 else ["sudo"]
-    subprocess.run([*sudo, "apt-get", "install", "-y", "wrk"], check=False)
-    path = shutil.which("wrk")
+    subprocess.run([*sudo, "apt-get", "install", "-y", package], check=False)
+    path = shutil.which(command)
     if not path:
-        raise SuiteBroken("wrk is not installed and apt-get could not install it")
+        raise SuiteBroken(f"{command} is not installed and apt-get could not install it")
     return path
 
 
@@ -788,6 +795,38 @@ def _ingest_round(env: dict[str, str], fetches: int, number: int) -> dict[str, f
     }
 
 
+def cost_module() -> Any:
+    """bench/cost.py, imported as part of the project."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from bench import cost
+
+    return cost
+
+
+def measure_cost(
+    env: dict[str, str], state: dict[str, str], requests: int, rows: int
+) -> dict[str, Any]:
+    """bench/cost.py: the floor's first page and the feed variants' (the first `rows` of
+    them, floor included), counted per request under callgrind, with `since` as the reads
+    group sets it (far back)."""
+    ensure_debian("valgrind", "valgrind")
+    import psycopg
+
+    with psycopg.connect(env["DATABASE_URL"]) as conn:
+        row = conn.execute(
+            "SELECT min(u.at) FROM history_update u"
+            " JOIN accounts_account a ON a.id = u.account_id WHERE a.slug = %s",
+            [state["biggest"]],
+        ).fetchone()
+    if row is None or row[0] is None:
+        raise SuiteBroken("the biggest account has no updates")
+    try:
+        return cost_module().measure(env, state["key"], row[0] + 1, requests, rows)
+    except RuntimeError as exc:
+        raise SuiteBroken(str(exc)) from exc
+
+
 def measure_mcp(env: dict[str, str], state: dict[str, str], calls: int) -> dict[str, float]:
     """A tool call's latency on loopback: `list_updates` (25 updates of the biggest account)
     through the MCP process (`mcpserver.asgi:app` under uvicorn, as the Procfile runs it),
@@ -1272,6 +1311,8 @@ def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -
     rss = extra.get("web_rss")
     if rss:
         lines.append(f"| peak RSS, web worker (gunicorn) | {rss:.0f} MiB | | |")
+    if extra.get("cost"):
+        lines += cost_module().lines(extra["cost"])
     misses = [c for c in checks if c[2].startswith("MISS")]
     lines += ["", f"Targets: {len(checks) - len(misses)} of {len(checks)} read-API checks pass."]
     return "\n".join(lines)
@@ -1388,7 +1429,7 @@ def main() -> int:
     )
     parser.add_argument("--regenerate", action="store_true", help="reload the data set")
     parser.add_argument(
-        "--only", default="", help="comma list: reads,ingest,webhooks,mcp,watch,pages"
+        "--only", default="", help="comma list: reads,cost,ingest,webhooks,mcp,watch,pages"
     )
     parser.add_argument("--filter", default="", help="measure only URLs whose name has this")
     parser.add_argument(
@@ -1420,6 +1461,7 @@ def main() -> int:
         database_url += "_small"
     parts = set(filter(None, args.only.split(","))) or {
         "reads",
+        "cost",
         "ingest",
         "webhooks",
         "mcp",
@@ -1466,6 +1508,9 @@ def main() -> int:
             extra["web_rss"] = max(peak_rss_mb(p) for p in children(servers["app"].pid))
             for proc in servers.values():
                 stop(proc)
+        if "cost" in parts:
+            log("the feed's cost per request, counted under callgrind")
+            extra["cost"] = measure_cost(env, state, **size["cost"])
         if "ingest" in parts:
             settle(env)
             log("ingestion through manage.py ingest")
@@ -1486,7 +1531,12 @@ def main() -> int:
             settle(env)
             log("webhook deliveries through a Celery worker")
             extra["webhooks"] = measure_webhooks(env, size["hooks"], args.concurrency, args.pool)
-        table = report(targets, extra, meta) if targets else json.dumps(extra, indent=2)
+        if targets:
+            table = report(targets, extra, meta)
+        elif set(extra) == {"cost"}:
+            table = "\n".join(cost_module().lines(extra["cost"])).strip()
+        else:
+            table = json.dumps(extra, indent=2)
         print(table)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         (VAR / f"result-{args.size}-{stamp}.md").write_text(table + "\n")

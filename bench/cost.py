@@ -1,0 +1,200 @@
+"""The read path's cost per request, counted rather than timed (issue 17).
+
+wrk's ratios move with the machine: on a shared 2-core machine the floor's own slices vary
+by a third within one run, and two runs of the same code differ by up to 0.1 on the feed.
+A change worth 3 % cannot be seen that way. This group runs each request in process under
+valgrind's callgrind and counts what one request costs the web process: instructions, and
+callgrind's estimated cycles, which add the cache misses and mispredicted branches it
+simulates (`Ir + 10 x (L1 misses + mispredicted branches) + 100 x last-level misses`, the
+formula KCachegrind shows). Both are the same from one run to the next (within 0.3 % here)
+whatever else the machine is doing. They count the web process only: PostgreSQL, Redis,
+the kernel and the load generator are outside, so the ratio says what the app's own code
+costs against the floor's, not the throughput wrk sees.
+
+Each request runs `WARMUP` times, then callgrind is switched on (`callgrind_control -i on`)
+for `n` requests and off again; what the two switches cost is measured once with no
+request between them and taken off.
+
+    python bench/run.py --only cost            (or as part of a full `make bench`)
+    python bench/cost.py --child PATH QUERY N  (one measured process, under valgrind)
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+WARMUP = 30
+FLOOR = "floor"
+
+
+def targets(since: int) -> list[tuple[str, str, str]]:
+    """(row name, path, query string): the floor's first page and every feed variant's."""
+    return [
+        ("FLOOR (bare WSGI)", FLOOR, ""),
+        ("feed", "/v1/updates", ""),
+        ("feed importance=material", "/v1/updates", "importance=material"),
+        ("feed since", "/v1/updates", f"since={since}"),
+        ("feed since+importance", "/v1/updates", f"since={since}&importance=material"),
+    ]
+
+
+def measure(env: dict[str, str], key: str, since: int, n: int, rows: int) -> dict[str, Any]:
+    """The first `rows` requests' counts per request, and the floor's over each."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None or shutil.which("callgrind_control") is None:
+        raise RuntimeError("valgrind is not installed (Debian's valgrind)")
+    env = {**env, "BENCH_COST_KEY": key, "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryDirectory(prefix="tidemark-cost-") as tmp:
+
+        def run(job: tuple[int, str, str, str, int]) -> dict[str, int]:
+            index, name, path, query, count = job
+            cmd = [
+                valgrind,
+                "--tool=callgrind",
+                "--instr-atstart=no",
+                "--cache-sim=yes",
+                "--branch-sim=yes",
+                f"--callgrind-out-file={tmp}/{index}.%p",
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--child",
+                path,
+                query,
+                str(count),
+            ]
+            proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError(f"{name}: the measured process failed:\n{proc.stderr[-2000:]}")
+            (out,) = Path(tmp).glob(f"{index}.*")  # callgrind names it <index>.<pid>
+            return _events(out)
+
+        measured = targets(since)[:rows]
+        jobs = [(0, "switches", FLOOR, "", 0)]
+        jobs += [(i, *t, n) for i, t in enumerate(measured, start=1)]
+        with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
+            counts = list(pool.map(run, jobs))
+    switches = counts[0]
+    results = []
+    for (name, _path, _query), total in zip(measured, counts[1:], strict=True):
+        per = {event: (total[event] - switches.get(event, 0)) / n for event in total}
+        results.append({"name": name, "ir": per["Ir"], "cest": estimated_cycles(per)})
+    floor = results[0]
+    for row in results:
+        row["ir_ratio"] = floor["ir"] / row["ir"]
+        row["cest_ratio"] = floor["cest"] / row["cest"]
+    return {"requests": n, "rows": results}
+
+
+def estimated_cycles(events: dict[str, float]) -> float:
+    """KCachegrind's cycle estimate from callgrind's simulated events."""
+    l1 = events["I1mr"] + events["D1mr"] + events["D1mw"]
+    last = events["ILmr"] + events["DLmr"] + events["DLmw"]
+    branches = events["Bcm"] + events["Bim"]
+    return events["Ir"] + 10 * (l1 + branches) + 100 * last
+
+
+def _events(path: Path) -> dict[str, int]:
+    """The collected totals of a callgrind output file, by event."""
+    names: list[str] = []
+    for line in path.read_text().splitlines():
+        if line.startswith("events:"):
+            names = line.split()[1:]
+        elif line.startswith("totals:"):  # (its `summary:` line is written before the run)
+            values = [int(v) for v in line.split()[1:]]  # trailing zeros may be left out
+            return dict(zip(names, values + [0] * (len(names) - len(values)), strict=True))
+    raise RuntimeError(f"no totals in {path}")
+
+
+def lines(cost: dict[str, Any]) -> list[str]:
+    """The report's table: per request, and the floor's count over each row's."""
+    out = [
+        "",
+        f"Counted per request in the web process under callgrind ({cost['requests']} "
+        "requests each; deterministic, independent of the machine's load; PostgreSQL, Redis "
+        "and the kernel are outside):",
+        "",
+        "| request | instructions | estimated cycles | floor / it, instructions "
+        "| floor / it, estimated cycles |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for row in cost["rows"]:
+        out.append(
+            f"| {row['name']} | {row['ir'] / 1000:,.0f}k | {row['cest'] / 1000:,.0f}k | "
+            f"{row['ir_ratio']:.2f} | {row['cest_ratio']:.2f} |"
+        )
+    return out
+
+
+# --- the measured process ----------------------------------------------------------------
+
+
+def _child(path: str, query: str, count: int) -> int:
+    """Run one request WARMUP times, then `count` times with callgrind collecting."""
+    key = os.environ["BENCH_COST_KEY"]
+    if path == FLOOR:
+        from bench.floor import application
+    else:
+        from config.wsgi import application
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": "/" if path == FLOOR else path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "HTTP_HOST": "127.0.0.1",
+        "HTTP_AUTHORIZATION": f"Bearer {key}",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": sys.stderr,
+    }
+    statuses: list[str] = []
+
+    def start_response(status: str, headers: Any, *exc_info: Any) -> Callable[[bytes], None]:
+        statuses.append(status)
+        return lambda data: None
+
+    def one() -> None:
+        body = application({**environ, "wsgi.input": io.BytesIO()}, start_response)
+        b"".join(body)
+        close = getattr(body, "close", None)
+        if close is not None:
+            close()
+
+    for _ in range(WARMUP):
+        one()
+    if any(not s.startswith("200") for s in statuses):
+        print(f"{path}?{query} answered {sorted(set(statuses))}", file=sys.stderr)
+        return 2
+    _switch("on")
+    for _ in range(count):
+        one()
+    _switch("off")
+    return 0
+
+
+def _switch(state: str) -> None:
+    subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], capture_output=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--child", nargs=3, metavar=("PATH", "QUERY", "N"), required=True)
+    args = parser.parse_args()
+    path, query, count = args.child
+    return _child(path, query, int(count))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
