@@ -6,7 +6,7 @@ A change worth 3 % cannot be seen that way. This group runs each request in proc
 valgrind's callgrind and counts what one request costs the web process: instructions, and
 callgrind's estimated cycles, which add the cache misses and mispredicted branches it
 simulates (`Ir + 10 x (L1 misses + mispredicted branches) + 100 x last-level misses`, the
-formula KCachegrind shows). Both are the same from one run to the next (within 0.3 % here)
+formula KCachegrind shows). Both are the same from one run to the next (within 0.7 % here)
 whatever else the machine is doing. They count the web process only: PostgreSQL, Redis,
 the kernel and the load generator are outside, so the ratio says what the app's own code
 costs against the floor's, not the throughput wrk sees.
@@ -38,19 +38,9 @@ WARMUP = 30
 FLOOR = "floor"
 
 
-def targets(since: int) -> list[tuple[str, str, str]]:
-    """(row name, path, query string): the floor's first page and every feed variant's."""
-    return [
-        ("FLOOR (bare WSGI)", FLOOR, ""),
-        ("feed", "/v1/updates", ""),
-        ("feed importance=material", "/v1/updates", "importance=material"),
-        ("feed since", "/v1/updates", f"since={since}"),
-        ("feed since+importance", "/v1/updates", f"since={since}&importance=material"),
-    ]
-
-
-def measure(env: dict[str, str], key: str, since: int, n: int, rows: int) -> dict[str, Any]:
-    """The first `rows` requests' counts per request, and the floor's over each."""
+def measure(env: dict[str, str], key: str, feeds: list[tuple[str, str]], n: int) -> dict[str, Any]:
+    """The floor's first page and each feed URL's (row name, query string), counted per
+    request; the floor's count over each."""
     valgrind = shutil.which("valgrind")
     if valgrind is None or shutil.which("callgrind_control") is None:
         raise RuntimeError("valgrind is not installed (Debian's valgrind)")
@@ -79,7 +69,8 @@ def measure(env: dict[str, str], key: str, since: int, n: int, rows: int) -> dic
             (out,) = Path(tmp).glob(f"{index}.*")  # callgrind names it <index>.<pid>
             return _events(out)
 
-        measured = targets(since)[:rows]
+        measured = [("FLOOR (bare WSGI)", FLOOR, "")]
+        measured += [(name, "/v1/updates", query) for name, query in feeds]
         jobs = [(0, "switches", FLOOR, "", 0)]
         jobs += [(i, *t, n) for i, t in enumerate(measured, start=1)]
         with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:

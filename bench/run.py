@@ -69,7 +69,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "hooks": ["--burst", "1000", "--paced-fetches", "40"],
         "watch": ["--sources", "1000", "--tick-sources", "1000000", "--renders", "500"],
         "pages": ["--requests", "20", "--deep", "20"],
-        "cost": {"requests": 60, "rows": 5},  # the floor and every feed variant
+        "cost": {"requests": 60, "variants": 4},  # every feed variant
     },
     "small": {
         "generate": ["--updates", "40000", "--accounts", "4", "--hot-entry-updates", "2000"],
@@ -82,7 +82,7 @@ SIZES: dict[str, dict[str, Any]] = {
         "hooks": ["--burst", "200", "--paced-fetches", "8"],
         "watch": ["--sources", "100", "--tick-sources", "20000", "--renders", "10", "--runs", "10"],
         "pages": ["--requests", "5", "--deep", "5"],
-        "cost": {"requests": 30, "rows": 2},  # the floor and the plain feed
+        "cost": {"requests": 30, "variants": 1},  # the plain feed
     },
 }
 
@@ -279,10 +279,6 @@ def children(pid: int) -> list[int]:
 # --- setup -------------------------------------------------------------------------------
 
 
-def ensure_wrk() -> str:
-    return ensure_debian("wrk", "wrk")
-
-
 def ensure_debian(command: str, package: str) -> str:
     """The path of `command`, installing Debian's `package` with apt-get when it is missing."""
     path = shutil.which(command)
@@ -404,6 +400,28 @@ class Target:
     samples: list[dict[str, Any]] = field(default_factory=list)
 
 
+def feed_variants(env: dict[str, str], state: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
+    """The feed URLs the bench measures, as (row name, query) on the biggest account;
+    `since` is its oldest update + 1, far enough back that a deep page exists after it."""
+    import psycopg
+
+    with psycopg.connect(env["DATABASE_URL"]) as conn:
+        row = conn.execute(
+            "SELECT min(u.at) FROM history_update u"
+            " JOIN accounts_account a ON a.id = u.account_id WHERE a.slug = %s",
+            [state["biggest"]],
+        ).fetchone()
+    if row is None or row[0] is None:
+        raise SuiteBroken("the biggest account has no updates")
+    since = row[0] + 1
+    return [
+        ("feed", {}),
+        ("feed importance=material", {"importance": "material"}),
+        ("feed since", {"since": since}),
+        ("feed since+importance", {"since": since, "importance": "material"}),
+    ]
+
+
 def build_targets(env: dict[str, str], state: dict[str, str], deep_rows: int) -> list[Target]:
     """Every read endpoint at its first page and at a deep page, with cursors made
     in-process by the API's own `encode_cursor` (the bench shares the server's SECRET_KEY):
@@ -457,27 +475,13 @@ def build_targets(env: dict[str, str], state: dict[str, str], deep_rows: int) ->
     feed_sql = (
         "SELECT at, id FROM history_update WHERE account_id = %s{f} ORDER BY at DESC, id DESC"
     )
-    (oldest,) = one("SELECT min(at) FROM history_update WHERE account_id = %s", [account])
-    # `since` far enough back that a deep page exists after it.
-    since = oldest + 1
-    for label, query, filt, fparams, binding in (
-        ("feed", {}, "", [], "feed||"),
-        (
-            "feed importance=material",
-            {"importance": "material"},
-            " AND importance_level = %s",
-            ["material"],
-            "feed||material",
-        ),
-        ("feed since", {"since": since}, " AND at >= %s", [since], f"feed|{since}|"),
-        (
-            "feed since+importance",
-            {"since": since, "importance": "material"},
-            " AND importance_level = %s AND at >= %s",
-            ["material", since],
-            f"feed|{since}|material",
-        ),
-    ):
+    # A variant's filters in SQL (for its deep row), in the order the API binds them.
+    feed_filters = {"importance": " AND importance_level = %s", "since": " AND at >= %s"}
+    for label, query in feed_variants(env, state):
+        names = [name for name in feed_filters if name in query]
+        filt = "".join(feed_filters[name] for name in names)
+        fparams = [query[name] for name in names]
+        binding = f"feed|{query.get('since', '')}|{query.get('importance', '')}"
         add(
             label,
             "/updates",
@@ -805,24 +809,14 @@ def cost_module() -> Any:
 
 
 def measure_cost(
-    env: dict[str, str], state: dict[str, str], requests: int, rows: int
+    env: dict[str, str], state: dict[str, str], requests: int, variants: int
 ) -> dict[str, Any]:
-    """bench/cost.py: the floor's first page and the feed variants' (the first `rows` of
-    them, floor included), counted per request under callgrind, with `since` as the reads
-    group sets it (far back)."""
+    """bench/cost.py: the floor's first page and the first `variants` feed variants',
+    counted per request under callgrind."""
     ensure_debian("valgrind", "valgrind")
-    import psycopg
-
-    with psycopg.connect(env["DATABASE_URL"]) as conn:
-        row = conn.execute(
-            "SELECT min(u.at) FROM history_update u"
-            " JOIN accounts_account a ON a.id = u.account_id WHERE a.slug = %s",
-            [state["biggest"]],
-        ).fetchone()
-    if row is None or row[0] is None:
-        raise SuiteBroken("the biggest account has no updates")
+    feeds = [(name, urlencode(query)) for name, query in feed_variants(env, state)]
     try:
-        return cost_module().measure(env, state["key"], row[0] + 1, requests, rows)
+        return cost_module().measure(env, state["key"], feeds[:variants], requests)
     except RuntimeError as exc:
         raise SuiteBroken(str(exc)) from exc
 
@@ -1482,7 +1476,7 @@ def main() -> int:
         "concurrency": args.concurrency,
     }
     try:
-        binary = ensure_wrk()
+        binary = ensure_debian("wrk", "wrk")
         env = base_env(database_url, args.redis_url)
         env.update(dict(item.split("=", 1) for item in args.env))
         meta["env"] = args.env
