@@ -176,7 +176,15 @@ def _child(path: str, query: str, count: int) -> int:
 
 
 def _switch(state: str) -> None:
-    subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], capture_output=True)
+    """Switch callgrind's collection on or off in this process.
+
+    `callgrind_control` exits with 0 even when it finds no such process, so its answer is
+    read: it names the process and says `OK.` once the command is sent."""
+    pid = os.getpid()
+    cmd = ["callgrind_control", "-i", state, str(pid)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0 or f"PID {pid}:" not in done.stdout or "OK." not in done.stdout:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
 
 
 def main() -> int:

@@ -6,11 +6,13 @@ fails or a file without totals breaks the suite.
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
-from bench.cost import _events, estimated_cycles, lines
+from bench.cost import _events, _switch, estimated_cycles, lines
 
 # The shape callgrind writes with --instr-atstart=no: a `summary:` line before the run,
 # the `totals:` line at the end, trailing zero events left out.
@@ -63,3 +65,29 @@ def test_the_table_gives_each_request_and_the_floor_over_it():
     table = lines(cost)
     assert "| feed | 2,500k | 4,000k | 0.80 | 0.75 |" in table
     assert "| FLOOR (bare WSGI) | 2,000k | 3,000k | 1.00 | 1.00 |" in table
+
+
+def _stand_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, output: str) -> None:
+    """A `callgrind_control` on PATH that prints `output` and exits with 0, as the real one
+    does whether or not it found the process."""
+    script = tmp_path / "callgrind_control"
+    script.write_text(f"#!/bin/sh\ncat <<'OUT'\n{output}\nOUT\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+
+
+def test_a_switch_that_finds_no_process_breaks_the_measurement(tmp_path, monkeypatch):
+    _stand_in(tmp_path, monkeypatch, "No active callgrind runs detected.")
+    with pytest.raises(RuntimeError, match=r"callgrind_control -i on \d+ failed"):
+        _switch("on")
+
+
+def test_a_switch_that_names_this_process_and_says_ok_passes(tmp_path, monkeypatch):
+    _stand_in(tmp_path, monkeypatch, f"PID {os.getpid()}: python\n  OK.")
+    _switch("off")
+
+
+@pytest.mark.skipif(shutil.which("callgrind_control") is None, reason="valgrind not installed")
+def test_the_real_callgrind_control_outside_valgrind_is_taken_for_a_failure():
+    with pytest.raises(RuntimeError, match="failed"):
+        _switch("on")
