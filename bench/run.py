@@ -1316,6 +1316,9 @@ def compare(path_a: str, path_b: str) -> str:
     """Two result files side by side: per row, each run's median paired ratio (min-max)
     and B - A; whether the feed's first page agrees within +-AGREE."""
     runs = [json.loads(Path(path).read_text()) for path in (path_a, path_b)]
+    for path, result in zip((path_a, path_b), runs, strict=True):
+        if not any(_is_floor(t) for t in result.get("targets", [])):
+            raise ValueError(f"{path} has no read rows to compare (a run without the reads group)")
     rows = [{(r["name"], r["page"]): r for r in summarise(x["targets"])} for x in runs]
     lines = []
     for label, path, result, by_key in zip("AB", (path_a, path_b), runs, rows, strict=True):
@@ -1441,7 +1444,10 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.compare:
-        print(compare(*args.compare))
+        try:
+            print(compare(*args.compare))
+        except (OSError, ValueError) as exc:  # a missing file, bad JSON, no read rows
+            parser.error(f"--compare: {exc}")
         return 0
     size = SIZES[args.size]
     repeat = args.repeat or size["repeat"]

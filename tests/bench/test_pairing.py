@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from bench.run import compare, deep_cost, paired, summarise
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def wrk_sample(rps: float, p99: float) -> dict[str, float]:
@@ -63,3 +69,36 @@ def test_compare_says_whether_the_feed_agrees_within_five_hundredths(tmp_path: P
     c.write_text(json.dumps(result([0.60, 0.70, 0.71])))
     assert "B - A +0.04: AGREE within +-0.05" in compare(str(a), str(b))
     assert "B - A -0.10: DISAGREE within +-0.05" in compare(str(a), str(c))
+
+
+def test_compare_refuses_a_result_without_read_rows(tmp_path: Path):
+    """A `--only cost` run writes a result file with no read targets: it cannot be compared,
+    and saying so beats a StopIteration from deep inside the summary."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(result([0.70, 0.80, 0.90])))
+    b.write_text(json.dumps({**result([0.7]), "targets": []}))
+    with pytest.raises(ValueError, match=r"b\.json has no read rows"):
+        compare(str(a), str(b))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "No such file"), ("{not json", "Expecting property name")],
+    ids=["missing", "not-json"],
+)
+def test_the_command_line_says_what_is_wrong_with_a_file_and_exits_with_2(
+    tmp_path: Path, content: str | None, message: str
+):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(result([0.70, 0.80, 0.90])))
+    if content is not None:
+        b.write_text(content)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--compare", str(a), str(b)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert "--compare:" in done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
