@@ -1122,7 +1122,9 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     and min-max. Reads a result file's targets too, including one written before the
     pairing (issue 17), whose ratios were taken against the round's single floor run. The
     floor's own row: its slices' req/s over their median (how much the floor moved)."""
-    floor = next(r for r in rows if _is_floor(r))
+    floor = next((r for r in rows if _is_floor(r)), None)
+    if floor is None:
+        raise ValueError("no read rows (no floor first page: a run without the reads group)")
     out = []
     for r in rows:
         samples: list[dict[str, Any]] = r["samples"]
@@ -1316,10 +1318,12 @@ def compare(path_a: str, path_b: str) -> str:
     """Two result files side by side: per row, each run's median paired ratio (min-max)
     and B - A; whether the feed's first page agrees within +-AGREE."""
     runs = [json.loads(Path(path).read_text()) for path in (path_a, path_b)]
+    rows = []
     for path, result in zip((path_a, path_b), runs, strict=True):
-        if not any(_is_floor(t) for t in result.get("targets", [])):
-            raise ValueError(f"{path} has no read rows to compare (a run without the reads group)")
-    rows = [{(r["name"], r["page"]): r for r in summarise(x["targets"])} for x in runs]
+        try:
+            rows.append({(r["name"], r["page"]): r for r in summarise(result.get("targets", []))})
+        except ValueError as exc:
+            raise ValueError(f"{path} has {exc}") from exc
     lines = []
     for label, path, result, by_key in zip("AB", (path_a, path_b), runs, rows, strict=True):
         meta = result["meta"]

@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.run import compare, deep_cost, paired, summarise
-
-ROOT = Path(__file__).resolve().parents[2]
+from bench.run import ROOT, compare, deep_cost, paired, summarise
 
 
 def wrk_sample(rps: float, p99: float) -> dict[str, float]:
