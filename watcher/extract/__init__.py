@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from watcher.extract.blocks import block_items
+from watcher.extract.blocks import MAX_ITEMS, counted_block_items
 from watcher.extract.feeds import feed_items
 from watcher.extract.items import Extraction, Item, identity_keys, to_extraction
 from watcher.extract.page import Page
@@ -38,14 +38,23 @@ def extract(
     ignore: Iterable[str] = (),
 ) -> Extraction:
     if page.is_feed:
-        return to_extraction(feed_items(page), "feed", ignore)
+        return _bounded(feed_items(page), "feed", ignore)
     if selector:
-        return to_extraction(selector_items(page, selector, fields), "selector", ignore)
+        return _bounded(selector_items(page, selector, fields), "selector", ignore)
     structured = schema_items(page)
-    blocks = block_items(page)
+    blocks, left_out = counted_block_items(page)
     if structured and _identities(structured) * 2 > _identities(blocks):
-        return to_extraction(_completed(structured, blocks), "schema.org", ignore)
-    return to_extraction(blocks, "blocks", ignore)
+        return _bounded(_completed(structured, blocks), "schema.org", ignore)
+    return _bounded(blocks, "blocks", ignore, left_out)
+
+
+def _bounded(
+    items: list[Item], method: str, ignore: Iterable[str], left_out: int = 0
+) -> Extraction:
+    """At most MAX_ITEMS items, and how many more the page had (`left_out`)."""
+    extraction = to_extraction(items[:MAX_ITEMS], method, ignore)
+    extraction.left_out = left_out + max(0, len(items) - MAX_ITEMS)
+    return extraction
 
 
 def _identities(items: list[Item]) -> int:

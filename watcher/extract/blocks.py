@@ -1484,8 +1484,10 @@ def _wrappers(block: Any) -> list[Any]:
     chain = [block]
     node = block.getparent()
     while node is not None and node.tag not in ("body", "html"):
-        if len(node) != 1 and _element_children(node, 2) != 1:
-            break  # (len: a fast answer for the grid's container of a hundred cards)
+        # Counting stops at 2: `len(node)` walks every child, so a list of 100,000 items
+        # asked it once per item (quadratic).
+        if _element_children(node, 2) != 1:
+            break
         chain.append(node)
         node = node.getparent()
     return chain
@@ -1717,20 +1719,27 @@ def _climb(members: list[Any], stats: _Stats) -> list[Any]:
     return members
 
 
-def block_items(page: Page) -> list[Item]:
+# The most items read from one page: a page of 100,000 list items is read in its first
+# MAX_ITEMS (each item costs about 0.1 ms here; the rest is left out, and said so).
+MAX_ITEMS = 5_000
+
+
+def counted_block_items(page: Page) -> tuple[list[Item], int]:
     """The items of the best group whose members mostly read as items (a name each); the
-    best group's, few as they are, when none does."""
+    best group's, few as they are, when none does. And how many of the group's members past
+    MAX_ITEMS were not read."""
     groups, stats = _best_groups(page)
-    first: list[Item] | None = None
+    first: tuple[list[Item], int] | None = None
     for members in groups:
         if not members:
             continue
-        items = _group_items(members, page, stats)
-        if len(items) * 2 >= len(members):
-            return items
+        read = members[:MAX_ITEMS]
+        items = _group_items(read, page, stats)
+        if len(items) * 2 >= len(read):
+            return items, len(members) - len(read)
         if first is None:
-            first = items
-    return first or []
+            first = items, len(members) - len(read)
+    return first or ([], 0)
 
 
 def _group_items(members: list[Any], page: Page, stats: _Stats) -> list[Item]:

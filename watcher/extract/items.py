@@ -31,6 +31,7 @@ class Extraction:
     entry_kinds: list[dict[str, Any]]
     entries: list[dict[str, Any]]
     method: str  # feed | schema.org | blocks | selector | none
+    left_out: int = 0  # items past MAX_ITEMS, not read
 
     def as_json(self) -> dict[str, Any]:
         return {"entryKinds": self.entry_kinds, "entries": self.entries}
