@@ -14,12 +14,14 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import logging
 import random
 import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
@@ -27,13 +29,17 @@ from django.db.models.functions import Greatest
 
 from accounts.models import Account
 from config import metrics
-from history import rows
+from history import notify, rows
 from history.clock import now_ms
 from history.ingest import IngestError, ingest_fetch, parse_fetch
-from history.models import Entry, Source, UpdateType
+from history.ingest.service import apply_fetch_outcome
+from history.ingest.store import stamp_at
+from history.models import Change, Entry, Source, UpdateType
 from watcher import fetch, politeness, render, robots
 from watcher.extract import Extraction, Page, extract
 from watcher.models import Watch
+
+log = logging.getLogger(__name__)
 
 _FEED_TYPES = ("rss", "atom", "xml")
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -103,12 +109,26 @@ def _host(url: str) -> str:
     return (urlsplit(url).hostname or "").lower()
 
 
+def _internal(exc: Exception, doing: str) -> str:
+    """The reason recorded for an unexpected exception: its class only (its message may
+    hold internals), the traceback going to the log."""
+    log.error("a check failed while %s", doing, exc_info=exc)
+    return f"an internal error ({type(exc).__name__}) stopped the check while {doing}."
+
+
 def _polite_get(url: str, etag: str = "", last_modified: str = "") -> fetch.Fetched:
-    with politeness.host_slot(_host(url)):
-        refusal = robots.refusal(url)
-        if refusal:
-            raise fetch.FetchFailed(refusal)
-        return fetch.get(url, etag=etag, last_modified=last_modified)
+    """The page through the host's politeness slot and its robots.txt. Whatever raises on
+    the way is a FetchFailed: the fetch failed, and the check says so."""
+    try:
+        with politeness.host_slot(_host(url)):
+            refusal = robots.refusal(url)
+            if refusal:
+                raise fetch.FetchFailed(refusal)
+            return fetch.get(url, etag=etag, last_modified=last_modified)
+    except (fetch.FetchFailed, SoftTimeLimitExceeded):
+        raise
+    except Exception as exc:  # a check is never lost (DESIGN)
+        raise fetch.FetchFailed(_internal(exc, "fetching the page")) from exc
 
 
 def _extract(page: Page, watch: Watch) -> Extraction:
@@ -175,6 +195,10 @@ def observe_rendered(source: Source, watch: Watch) -> Observation:
         )
     except fetch.FetchFailed as exc:
         return Observation("failed", exc.reason)
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception as exc:  # a check is never lost (DESIGN)
+        return Observation("failed", _internal(exc, "rendering the page"))
     page = Page.parse(rendered.html.encode(), rendered.url, "text/html")
     extraction = _extract(page, watch)
     obs = Observation(
@@ -426,36 +450,119 @@ def _take(source_id: int, lease: int | None) -> tuple[Source, Watch, int, int | 
     return source, _watch_of(source), int(row[at + rows.width(Watch)]), new_lease
 
 
+def _claimed(
+    source_id: int, lease: int | None
+) -> tuple[Source, Watch, int | None, int | None] | None:
+    """The source, its watch, its live entries when counted and the renewed lease; None when
+    the source is gone or the claim stale."""
+    if connection.vendor == "postgresql":
+        return _take(source_id, lease)
+    if lease is not None:
+        lease = renew_lease(source_id, lease)
+        if lease is None:
+            return None
+    loaded = load(source_id)
+    if loaded is None:
+        return None
+    return loaded[0], loaded[1], None, lease
+
+
+def _time_limit() -> str:
+    return f"the check took longer than {settings.CELERY_TASK_SOFT_TIME_LIMIT} s and was stopped."
+
+
 def check(
     source_id: int, *, lease: int | None = None, can_render: bool = True
 ) -> CheckResult | None:
     """Fetch one source now and record the outcome. With `lease` (a claim), nothing happens
     when the claim is stale. Raises NeedsRender (before any write) when the page needs the
-    browser and this process does not render."""
-    live: int | None = None
-    if connection.vendor == "postgresql":
-        taken = _take(source_id, lease)
-        if taken is None:
-            return None
-        source, watch, live, lease = taken
-    else:
-        if lease is not None:
-            lease = renew_lease(source_id, lease)
-            if lease is None:
-                return None
-        loaded = load(source_id)
-        if loaded is None:
-            return None
-        source, watch = loaded
+    browser and this process does not render.
+
+    Whatever else raises, at any stage, ends as a recorded `failed` or `broken` check with
+    a reason (`record_lost`): a check is never lost and a source never stuck."""
+    try:
+        claimed = _claimed(source_id, lease)
+    except Exception as exc:  # a check is never lost (DESIGN)
+        reason = _time_limit() if isinstance(exc, SoftTimeLimitExceeded) else None
+        lost = record_lost(source_id, "failed", reason or _internal(exc, "starting"), lease=lease)
+        if lost is not None:
+            metrics.FETCHES.labels(lost.outcome).inc()
+        return lost
+    if claimed is None:
+        return None
+    source, watch, live, lease = claimed
     started = time.perf_counter()
     try:
         obs = observe(source, watch, can_render=can_render)
     except NeedsRender as exc:
         exc.lease = lease
         raise
-    result = record(source, watch, obs)
+    except SoftTimeLimitExceeded:
+        obs = Observation("failed", _time_limit())
+    except Exception as exc:  # a check is never lost (DESIGN)
+        obs = Observation("broken", _internal(exc, "reading the page"))
+    if obs.extraction is not None and obs.extraction.left_out:
+        log.warning(
+            "source %s: %s items past the first %s of the page were left out",
+            source_id,
+            obs.extraction.left_out,
+            len(obs.extraction.entries),
+        )
+    result = _record_safely(source, watch, obs)
     if result.entries is None and result.outcome == "ok":
         result.entries = live  # unchanged: the entries it had (None: counted if asked)
     metrics.FETCHES.labels(result.outcome).inc()
     metrics.FETCH_SECONDS.observe(time.perf_counter() - started)
     return result
+
+
+def _record_safely(source: Source, watch: Watch, obs: Observation) -> CheckResult:
+    """`record`, and when that raises (its transaction rolled back), the check recorded
+    `broken` without its entries."""
+    outcome = "failed" if obs.outcome == "failed" else "broken"
+    try:
+        return record(source, watch, obs)
+    except SoftTimeLimitExceeded:
+        outcome, reason = "failed", _time_limit()
+    except Exception as exc:  # a check is never lost (DESIGN)
+        reason = _internal(exc, "recording what the page showed")
+    result = record_lost(source.pk, outcome, reason)
+    return result or CheckResult(outcome, reason, 0, 0, source.pk)
+
+
+@transaction.atomic
+def record_lost(
+    source_id: int, outcome: str, reason: str, *, lease: int | None = None
+) -> CheckResult | None:
+    """A check that could not run to its end, recorded as `outcome` with `reason`: a Change,
+    and the source's failure count, status and next check as ingestion sets them
+    (`apply_fetch_outcome`, autoPause included). Written by the source's id, not through a
+    fetch document, so that what broke the check (a URL the document refuses, a bug in
+    ingestion) cannot break this too. With `lease`, only while the source still holds it;
+    None when it does not, or is gone."""
+    source = Source.objects.select_related("account").filter(pk=source_id).first()
+    if source is None:
+        return None
+    at = stamp_at(source.account, None)  # the account's feed lock, then its clock
+    source = Source.objects.select_for_update().get(pk=source_id)
+    if source.deleting or (lease is not None and source.next_fetch_time != lease):
+        return None
+    was_status = source.status
+    apply_fetch_outcome(source, outcome, reason, at, _jitter_ms(source))
+    source.save(
+        update_fields=[
+            "status",
+            "last_fetch_time",
+            "last_fetch_outcome",
+            "last_fetch_error_reason",
+            "last_fetch_error_time",
+            "consecutive_fetch_failures",
+            "next_fetch_time",
+        ]
+    )
+    Change.objects.create(
+        account_id=source.account_id, source=source, at=at, outcome=outcome, error_reason=reason
+    )
+    if source.status == Source.Status.AUTO_PAUSED and was_status != source.status:
+        notify.source_paused(source.pk, source.status, at)
+    return CheckResult(outcome, reason, 0, 0, source.pk)

@@ -10,7 +10,7 @@ from celery.signals import worker_process_shutdown
 from django.conf import settings
 
 from watcher import render, schedule
-from watcher.check import NeedsRender, check
+from watcher.check import NeedsRender, check, record_lost
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,16 @@ def fetch_source(source_id: int, lease: int) -> None:
     try:
         result = check(source_id, lease=lease, can_render=False)
     except NeedsRender as exc:
-        render_source.apply_async(args=(source_id, exc.lease))
+        try:
+            render_source.apply_async(args=(source_id, exc.lease))
+        except Exception as err:  # the broker refused it: recorded, not lost (DESIGN)
+            log.error("source %s: the render task could not be queued", source_id, exc_info=err)
+            record_lost(
+                source_id,
+                "failed",
+                f"the page could not be handed to the browser ({type(err).__name__}).",
+                lease=exc.lease,
+            )
         return
     if result is not None:
         log.info("source %s: %s", source_id, result.line)
