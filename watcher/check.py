@@ -91,18 +91,33 @@ class NeedsRender(Exception):
         self.lease = lease
 
 
-def _unreadable(content_type: str | None) -> str | None:
-    """The media type when it is neither HTML nor a feed (nor unknown, then the body is
-    sniffed), else None."""
+# What a body begins with when it is a file, not a page, served without its media type.
+_MAGIC = (
+    (b"%PDF", "application/pdf"),
+    (b"\x89PNG", "image/png"),
+    (b"GIF8", "image/gif"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"PK\x03\x04", "application/zip"),
+    (b"\x1f\x8b", "application/gzip"),
+)
+
+
+def _not_a_page(content_type: str | None, body: bytes) -> str | None:
+    """The media type when the body is no web page (neither HTML nor a feed), else None. A
+    body sent as text/plain, application/octet-stream or without a type is sniffed: markup
+    is read as a page, a known file signature or plain text is not."""
     mime = (content_type or "").split(";", 1)[0].strip().lower()
-    if (
-        not mime
-        or mime in _HTML_TYPES
-        or any(word in mime for word in _FEED_TYPES)
-        or mime in ("text/plain", "application/octet-stream")
-    ):
+    if mime in _HTML_TYPES or any(word in mime for word in _FEED_TYPES):
         return None
-    return mime
+    if mime and mime not in ("text/plain", "application/octet-stream"):
+        return mime
+    head = body[:1024].lstrip(b"\xef\xbb\xbf \t\r\n")
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    if not head or head.startswith(b"<"):
+        return None
+    return mime or "of an unknown type"
 
 
 def _host(url: str) -> str:
@@ -245,9 +260,12 @@ def observe(source: Source, watch: Watch, *, can_render: bool = True) -> Observa
         )
         return _repeat(source, obs)
 
-    mime = _unreadable(first.content_type)
+    mime = _not_a_page(first.content_type, first.body)
     if mime:
-        return Observation("broken", f"the page is {mime}, which Tidemark cannot read.")
+        return Observation(
+            "broken",
+            f"the URL is not a web page ({mime}): Tidemark reads HTML pages and RSS or Atom feeds.",
+        )
 
     digest = hashlib.sha256(first.body)
     limit = min(max(1, watch.pages), settings.FETCH_MAX_PAGES)

@@ -43,7 +43,9 @@ class FetchFailed(Exception):
     def __init__(self, reason: str, status: int | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
-        self.status = status  # the HTTP status, when the server answered >= 400
+        # The HTTP status, when the server answered >= 400 or with a redirect that cannot
+        # be followed.
+        self.status = status
 
 
 @dataclass
@@ -109,6 +111,24 @@ class _GuardedTransport(httpx.HTTPTransport):
         )
 
 
+def _unfollowable(response: httpx.Response) -> None:
+    """A response hook: a redirect to something other than an http(s) URL (`data:`,
+    `mailto:`, `javascript:`) is the fetch's failure. Raised here, before httpx builds the
+    next request from it, which it cannot (`InvalidURL`) even when it follows nothing."""
+    location = response.headers.get("location")
+    if response.status_code not in _REDIRECTS or location is None:
+        return
+    try:
+        scheme = urlsplit(urljoin(str(response.request.url), location)).scheme.lower()
+    except ValueError:
+        scheme = ""
+    if scheme not in ("http", "https"):
+        shown = location if len(location) <= 60 else location[:59] + "…"
+        raise FetchFailed(
+            f"the page redirected to an unsupported URL ({shown}).", response.status_code
+        )
+
+
 _local = threading.local()
 
 
@@ -121,6 +141,7 @@ def client() -> httpx.Client:
             follow_redirects=False,
             trust_env=False,
             headers={"User-Agent": settings.FETCH_USER_AGENT},
+            event_hooks={"response": [_unfollowable]},
         )
         _local.client = c
     return c
@@ -252,6 +273,13 @@ def get(
                 )
         except FetchFailed:
             raise
-        except (httpx.HTTPError, OSError, netguard.UnsafeURL, ssl.SSLError) as exc:
+        except (
+            httpx.HTTPError,
+            httpx.InvalidURL,
+            OSError,
+            netguard.UnsafeURL,
+            ssl.SSLError,
+        ) as exc:
+            # InvalidURL is no HTTPError: a URL or a redirect httpx cannot parse.
             raise _failure(exc, current) from exc
     raise FetchFailed(f"the page redirected more than {settings.FETCH_MAX_REDIRECTS} times.")

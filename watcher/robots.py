@@ -1,9 +1,11 @@
 """robots.txt, honoured (RFC 9309) with Protego and cached per origin.
 
 The file is fetched through the same SSRF-checked client as pages. 4xx answers mean no
-rules (everything allowed); a 5xx answer means everything is disallowed until the file can
-be read again (RFC 9309 section 2.3.1.4), cached for a short time. When the host does not
-answer at all, the page's own request fails and its reason is the one recorded.
+rules (everything allowed), and so does a redirect that cannot be followed (to a `data:` or
+`mailto:` URL: the file is unavailable, RFC 9309 section 2.3.1.3); a 5xx answer means
+everything is disallowed until the file can be read again (section 2.3.1.4), cached for a
+short time. When the host does not answer at all, the page's own request fails and its
+reason is the one recorded.
 """
 
 from __future__ import annotations

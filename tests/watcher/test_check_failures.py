@@ -130,7 +130,8 @@ def test_an_exception_at_any_stage_is_a_recorded_check(
     assert source.last_fetch_error_reason == change.error_reason
     assert source.consecutive_fetch_failures == 1
     assert source.status == "active"
-    assert source.last_fetch_time is not None and source.last_fetch_time >= before
+    assert source.last_fetch_time is not None
+    assert source.last_fetch_time >= before
     # Due again at its frequency: neither stuck on the lease nor due at once.
     assert source.next_fetch_time is not None
     assert source.next_fetch_time >= source.last_fetch_time + source.monitoring_frequency * 60_000
@@ -190,4 +191,3 @@ def test_the_check_after_an_internal_error_reads_the_page_again(
         "broken",
         "ok",
     ]
-

@@ -224,7 +224,10 @@ def test_failed_outcomes(acme: Any, site: Site) -> None:
 def test_unsupported_content_type_is_broken(acme: Any, site: Site) -> None:
     site.page("/report.pdf", b"%PDF-1.7", content_type="application/pdf")
     public_id = add("acme", site.url("/report.pdf"))
-    assert fetch(public_id) == "broken: the page is application/pdf, which Tidemark cannot read."
+    assert fetch(public_id) == (
+        "broken: the URL is not a web page (application/pdf): Tidemark reads HTML pages and "
+        "RSS or Atom feeds."
+    )
 
 
 def test_robots_txt_is_honoured(acme: Any, site: Site) -> None:
