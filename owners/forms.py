@@ -16,7 +16,17 @@ class SourceForm(forms.Form):
     url = forms.CharField(
         label="Page address",
         max_length=2048,
-        widget=forms.URLInput(attrs={"placeholder": "https://shop.example/catalogue"}),
+        # A text field, not type=url: browsers refuse `shop.example/list` there, which
+        # Tidemark reads as https://shop.example/list (`watcher.sources.normal_url`).
+        widget=forms.TextInput(
+            attrs={
+                "placeholder": "https://shop.example/catalogue",
+                "inputmode": "url",
+                "autocomplete": "url",
+                "spellcheck": "false",
+            }
+        ),
+        help_text="A bare domain (shop.example/list) is read as https://.",
     )
     name = forms.CharField(label="Name", max_length=200, required=False)
     frequency = forms.IntegerField(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from cssselect import GenericTranslator, SelectorError
 from django.conf import settings
@@ -25,21 +27,70 @@ class SourceRefused(ValueError):
     """The source cannot be added; the message says why."""
 
 
-def check_url(url: str) -> str:
-    """The URL as it will be stored, or SourceRefused. A host that does not resolve is
-    accepted (its fetches record `failed`); one that resolves to a forbidden address is not.
+# `scheme:` at the start of a URL; `example.com:8080/list` has a port there, not a scheme.
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))", re.IGNORECASE)
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normal_url(url: str) -> str:
+    """The one spelling a source's URL is stored and compared in: surrounding blanks gone,
+    `https://` before a bare domain (`example.com/list`, as browsers do), the scheme and
+    host in lower case (the host as IDNA, without its trailing dot), no default port, `/`
+    for an empty path, no empty `?` and no fragment. Path and query are kept as they are
+    (a server may read them case-sensitively). A URL that is not http(s), or not a URL,
+    comes back only stripped, for `check_url` to refuse. Pure: the data migration uses it.
     """
     url = url.strip()
+    if url.startswith("//"):
+        url = "https:" + url
+    elif not _SCHEME.match(url):
+        url = "https://" + url
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+        host = netguard.normalise_host(parts.hostname or "")
+    except (ValueError, netguard.UnsafeURL):
+        return url
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or "@" in parts.netloc:
+        return url
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None and port != _DEFAULT_PORTS[scheme]:
+        netloc += f":{port}"
+    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+
+
+def check_url(url: str) -> str:
+    """The URL as it will be stored (`normal_url`), or SourceRefused. A host that does not
+    resolve is accepted (its fetches record `failed`); one that resolves to a forbidden
+    address is not."""
+    url = normal_url(url)
     try:
         _scheme, host, port, _path = netguard.split_url(url, schemes=("http", "https"))
         netguard.checked_addresses(host, port, allow_loopback=settings.FETCH_ALLOW_LOOPBACK)
     except netguard.UnsafeURL as exc:
-        raise SourceRefused(f"refusing {url}: {exc}") from exc
+        raise SourceRefused(f"refusing {url}: {exc}{loopback_hint(url)}") from exc
     except netguard.DNSFailure:
         pass
     if len(url) > 2048:
         raise SourceRefused("the URL is longer than 2048 characters")
-    return url.split("#", 1)[0]
+    return url
+
+
+def loopback_hint(url: str) -> str:
+    """How to fetch `url` on a development machine, when what refuses it is only that its
+    host is this machine (FETCH_ALLOW_LOOPBACK is off in this process); else ""."""
+    if settings.FETCH_ALLOW_LOOPBACK:
+        return ""
+    try:
+        _scheme, host, port, _path = netguard.split_url(url, schemes=("http", "https"))
+        netguard.checked_addresses(host, port, allow_loopback=True)
+    except (netguard.UnsafeURL, netguard.DNSFailure):
+        return ""
+    return (
+        " (pages on this machine are fetched only with FETCH_ALLOW_LOOPBACK=true, as `make run` "
+        "sets it: development only)"
+    )
 
 
 def check_selector(css: str, what: str) -> str:
