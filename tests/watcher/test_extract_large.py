@@ -41,7 +41,7 @@ def test_a_page_of_100000_items_is_read_in_linear_time() -> None:
     assert large_ex.entries[-1]["title"] == f"Item {MAX_ITEMS - 1}"
     # Ten times the items: about five times the time (the parse and the grouping see every
     # item, only MAX_ITEMS are read); quadratic was a hundred times. 100,000 items take about
-    # 3 s on an idle core (330 s before); the bound is for a machine shared with others.
+    # 3 s on an idle core; the bound is for a machine shared with others.
     assert large_seconds < 25 * small_seconds
     assert large_seconds < 120
 
@@ -63,4 +63,4 @@ def test_a_check_of_the_large_page_is_recorded(site: Site) -> None:
     result = checks.check(source.pk)
     assert result is not None
     assert result.line == f"ok: {MAX_ITEMS} entries, {MAX_ITEMS} updates"
-    assert time.perf_counter() - started < 120
+    assert time.perf_counter() - started < 180  # well inside the task's 300 s soft limit
