@@ -113,8 +113,10 @@ class SourceForm(forms.Form):
         """Show a refusal from the checks on the form, on the field it is about."""
         message = str(exc)
         field = "url"
+        # A refusal of the URL quotes it, and a URL may hold any of the words below.
+        about_url = message.startswith(("refusing ", "the URL ", "the account already watches"))
         for name in ("selector", "field", "pages", "name", "frequency", "render"):
-            if name in message:
+            if name in message and not about_url:
                 field = {"field": "field_selectors", "render": "rendering"}.get(name, name)
                 break
         self.add_error(field, message[:1].upper() + message[1:] + ".")

@@ -88,7 +88,7 @@ def loopback_hint(url: str) -> str:
     except (netguard.UnsafeURL, netguard.DNSFailure):
         return ""
     return (
-        " (pages on this machine are fetched only with FETCH_ALLOW_LOOPBACK=true, as `make run` "
+        " (a page on this machine is fetched only with FETCH_ALLOW_LOOPBACK=true, as `make run` "
         "sets it: development only)"
     )
 

@@ -5,6 +5,7 @@ owner's add and edit forms, the admin, and the data migration for rows stored be
 from __future__ import annotations
 
 import importlib
+import re
 from io import StringIO
 from typing import Any
 
@@ -236,3 +237,22 @@ def test_addsource_from_a_shell_says_how_to_watch_a_page_of_this_machine(
     with pytest.raises(CommandError, match="link-local") as caught:
         add("acme", "http://169.254.169.254/")
     assert "FETCH_ALLOW_LOOPBACK" not in str(caught.value)  # no hint where it would not help
+
+
+def test_a_refused_url_is_shown_on_the_url_field(acme: Any, settings: Any) -> None:
+    """Even when the URL holds a word another field is named by (`pages`, `name`)."""
+    settings.FETCH_ALLOW_LOOPBACK = False
+    client = Client()
+    client.force_login(acme.owner)
+    form = {"name": "", "frequency": "60", "rendering": "auto", "pages": "1"}
+    response = client.post("/sources/add", {**form, "url": "127.0.0.1:9/pages/name"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "only with FETCH_ALLOW_LOOPBACK=true" in page
+    url_input = re.search(r'<input[^>]*name="url"[^>]*>', page)
+    pages_input = re.search(r'<input[^>]*name="pages"[^>]*>', page)
+    assert url_input is not None
+    assert pages_input is not None
+    assert 'aria-invalid="true"' in url_input.group()
+    assert 'aria-invalid="true"' not in pages_input.group()
+    assert not Source.objects.exists()
