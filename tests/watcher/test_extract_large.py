@@ -55,9 +55,8 @@ def test_a_page_under_the_bound_loses_nothing() -> None:
 @pytest.mark.django_db
 def test_a_check_of_the_large_page_is_recorded(site: Site) -> None:
     site.page("/all", listing(100_000))
-    source = Source.objects.create(
-        account=AccountFactory(slug="acme"), url=site.url("/all"), created_at=now_ms()
-    )
+    account: Any = AccountFactory(slug="acme")
+    source = Source.objects.create(account=account, url=site.url("/all"), created_at=now_ms())
     Watch.objects.create(source=source, render="never")
     started = time.perf_counter()
     result = checks.check(source.pk)
