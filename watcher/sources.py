@@ -78,9 +78,10 @@ def check_url(url: str) -> str:
 
 
 def loopback_hint(url: str) -> str:
-    """How to fetch `url` on a development machine, when what refuses it is only that its
-    host is this machine (FETCH_ALLOW_LOOPBACK is off in this process); else ""."""
-    if settings.FETCH_ALLOW_LOOPBACK:
+    """How to fetch `url` on a development machine (DEBUG), when what refuses it is only
+    that its host is this machine (FETCH_ALLOW_LOOPBACK is off in this process); else "".
+    Production refuses FETCH_ALLOW_LOOPBACK: no hint there."""
+    if settings.FETCH_ALLOW_LOOPBACK or not settings.DEBUG:
         return ""
     try:
         _scheme, host, port, _path = netguard.split_url(url, schemes=("http", "https"))

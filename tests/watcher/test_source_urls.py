@@ -205,6 +205,7 @@ def test_fetch_from_a_shell_says_how_to_fetch_a_page_of_this_machine(
     source = stored(acme, site.url("/lanterns"), status="active", next_fetch_time=now_ms())
     Watch.objects.create(source=source, render="never")
     settings.FETCH_ALLOW_LOOPBACK = False
+    settings.DEBUG = True  # a development machine: `make run`'s
     command = f"FETCH_ALLOW_LOOPBACK=true .venv/bin/python manage.py fetch {source.public_id}"
     with pytest.raises(CommandError, match="nothing was recorded") as caught:
         call_command("fetch", source.public_id, stdout=StringIO())
@@ -232,6 +233,7 @@ def test_addsource_from_a_shell_says_how_to_watch_a_page_of_this_machine(
     acme: Any, settings: Any
 ) -> None:
     settings.FETCH_ALLOW_LOOPBACK = False
+    settings.DEBUG = True  # a development machine: `make run`'s
     with pytest.raises(CommandError, match="only with FETCH_ALLOW_LOOPBACK=true"):
         add("acme", "http://127.0.0.1:8002/")
     with pytest.raises(CommandError, match="link-local") as caught:
@@ -242,6 +244,7 @@ def test_addsource_from_a_shell_says_how_to_watch_a_page_of_this_machine(
 def test_a_refused_url_is_shown_on_the_url_field(acme: Any, settings: Any) -> None:
     """Even when the URL holds a word another field is named by (`pages`, `name`)."""
     settings.FETCH_ALLOW_LOOPBACK = False
+    settings.DEBUG = True  # a development machine: `make run`'s
     client = Client()
     client.force_login(acme.owner)
     form = {"name": "", "frequency": "60", "rendering": "auto", "pages": "1"}
@@ -256,3 +259,11 @@ def test_a_refused_url_is_shown_on_the_url_field(acme: Any, settings: Any) -> No
     assert 'aria-invalid="true"' in url_input.group()
     assert 'aria-invalid="true"' not in pages_input.group()
     assert not Source.objects.exists()
+
+
+def test_production_gives_no_loopback_hint(acme: Any, settings: Any) -> None:
+    settings.FETCH_ALLOW_LOOPBACK = False
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="loopback address") as caught:
+        add("acme", "http://127.0.0.1:8002/")
+    assert "FETCH_ALLOW_LOOPBACK" not in str(caught.value)

@@ -5,8 +5,8 @@ override; it spends credits like any fetch). `--due` runs one scheduler pass: ev
 due now is claimed and fetched once. One line per fetch: `<outcome>: N entries, M updates`
 or `<outcome>: <reason>`.
 
-A page on this machine, in a process without FETCH_ALLOW_LOOPBACK (a shell, where `make
-run` sets it), is not fetched and nothing is recorded: the error says how to run it."""
+With DEBUG on, a page on this machine, in a process without FETCH_ALLOW_LOOPBACK (a shell;
+`make run` sets it), is not fetched and nothing is recorded: the error says how to run it."""
 
 from __future__ import annotations
 
