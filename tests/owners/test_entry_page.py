@@ -23,7 +23,7 @@ from history import ids
 from history.ingest import ingest
 from history.models import Change, Entry
 from owners import entry as entry_page
-from owners.snapshots import DIFF_SHOW_MAX, LINE_MAX, diff_lines, render_markdown
+from owners.snapshots import DIFF_SHOW_MAX, LINE_MAX, diff_lines, inert, render_markdown
 from tests.history.conftest import fetch_doc
 
 pytestmark = pytest.mark.django_db
@@ -372,6 +372,24 @@ def test_the_html_snapshot_is_served_sandboxed(client: Client, owner: Account) -
     assert policy["base-uri"] == ["'none'"]
     assert response["X-Content-Type-Options"] == "nosniff"
     assert response["X-Frame-Options"] == "SAMEORIGIN"  # framed by the entry page only
+
+
+def test_captured_links_and_frames_are_served_inert(client: Client, owner: Account) -> None:
+    html = (
+        '<LINK rel=preconnect href="http://live.example"><link/><link\trel="icon">'
+        '<iframe src="http://live.example/f"></iframe><frameset><frame src="x"></frameset>'
+        "<linked>kept</linked><p>a <link> in text</p>"
+    )
+    assert inert(html.encode()).decode() == (
+        '<x-LINK rel=preconnect href="http://live.example"><x-link/><x-link\trel="icon">'
+        '<x-iframe src="http://live.example/f"></iframe><frameset><x-frame src="x"></frameset>'
+        "<linked>kept</linked><p>a <x-link> in text</p>"
+    )
+    result = check(owner, mug(10), snapshot={"html": html, "markdown": "a <link> in text\n"})
+    path = f"/changes/{ids.encode(ids.CHANGE, result.change_id)}/snapshot"
+    assert client.get(f"{path}?format=html").content == inert(html.encode())
+    # The markdown is served as stored.
+    assert client.get(f"{path}?format=markdown").content == b"a <link> in text\n"
 
 
 def test_the_other_snapshot_formats(client: Client, owner: Account) -> None:
