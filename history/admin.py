@@ -80,6 +80,13 @@ def by_public_id(term: str, columns: dict[str, str]) -> dict[str, int] | None:
     return None
 
 
+def newest(model: type[Model], window: int) -> Q:
+    """The model's newest `window` rows (fewer where rows were deleted), as a primary-key
+    range its index serves: what a substring search, which no index serves, may scan."""
+    last = model._default_manager.order_by("-pk").values_list("pk", flat=True).first()
+    return Q(pk__gt=(last or 0) - window)
+
+
 class BigTableAdmin(admin.ModelAdmin):
     paginator = EstimatedCountPaginator
     show_full_result_count = False
@@ -201,8 +208,12 @@ class EntryAdmin(ReadOnlyAdmin):
     list_filter = ("update_type", "is_stub")
     search_fields = ("title", "url")
     search_help_text = (
-        "Words in the title or URL; or an API id: an entry's (ent_…) or its source's (src_…)."
+        "Words in the title or URL, among the newest 200,000 entries; or an API id, of any "
+        "age: an entry's (ent_…) or its source's (src_…)."
     )
+    # No index serves a substring: words are looked for among this many newest rows, a
+    # bounded scan (docs/admin.md has its cost on a million entries).
+    SEARCH_WINDOW = 200_000
     raw_id_fields = ("account", "source")
     fields = detail_fields(Entry, ("update_time", "created_at"))
     readonly_fields = ("update_time_utc", "created_at_utc")
@@ -219,6 +230,8 @@ class EntryAdmin(ReadOnlyAdmin):
         lookup = by_public_id(search_term, {ids.ENTRY: "pk", ids.SOURCE: "source_id"})
         if lookup is not None:
             return queryset.filter(**lookup), False
+        if search_term.strip():
+            queryset = queryset.filter(newest(Entry, self.SEARCH_WINDOW))
         return super().get_search_results(request, queryset, search_term)
 
 
@@ -278,8 +291,9 @@ class UpdateAdmin(ReadOnlyAdmin):
     # What the search box looks in; get_search_results below reads them cheaply.
     search_fields = ("=field", "entry__title")
     search_help_text = (
-        "A field's exact name (price), or words of the entry's title; or an API id: the "
-        "update's (upd_…), its entry's (ent_…), source's (src_…) or check's (chg_…)."
+        "A field's exact name (price) or words of the entry's title, among the newest 500,000 "
+        "updates; or an API id, of any age: the update's (upd_…), its entry's (ent_…), "
+        "source's (src_…) or check's (chg_…)."
     )
     raw_id_fields = ("account", "source", "entry", "change")
     fields = detail_fields(Update, ("at",))
@@ -292,6 +306,7 @@ class UpdateAdmin(ReadOnlyAdmin):
     # Entries whose title matches, at most: a word found in more titles than this is too
     # broad to list updates by anyway, and the bound keeps the lookup one short query.
     TITLE_MATCHES = 500
+    SEARCH_WINDOW = 500_000  # newest updates a word or field name is looked for among
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Update], search_term: str
@@ -314,11 +329,12 @@ class UpdateAdmin(ReadOnlyAdmin):
         if not term:
             return queryset, False
         entries = list(
-            Entry.objects.filter(title__icontains=term)
+            Entry.objects.filter(newest(Entry, EntryAdmin.SEARCH_WINDOW), title__icontains=term)
             .order_by("-id")
             .values_list("pk", flat=True)[: self.TITLE_MATCHES]
         )
-        return queryset.filter(Q(field=term) | Q(entry_id__in=entries)), False
+        recent = queryset.filter(newest(Update, self.SEARCH_WINDOW))
+        return recent.filter(Q(field=term) | Q(entry_id__in=entries)), False
 
     @admin.display(description="field", ordering="field")
     def field_name(self, obj: Update) -> str:

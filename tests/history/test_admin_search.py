@@ -11,6 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Account
+from history.admin import EntryAdmin, UpdateAdmin
 from history.models import Entry, Source, Update
 from tests.factories import EntryFactory, SourceFactory, UpdateFactory
 
@@ -136,3 +137,21 @@ def test_a_search_costs_the_same_queries_for_3_and_30_rows_and_counts_at_most_a_
     for sql in (s for run in big for s in run):
         if "COUNT(" in sql.upper():
             assert "LIMIT" in sql.upper(), sql
+
+
+def test_words_are_looked_for_among_the_newest_rows_and_ids_at_any_age(
+    staff: Client, account: Account, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _shop(account, 3)  # 4 entries and 4 updates, the jug's the newest
+    EntryFactory(source=SourceFactory(account=account), title="Newest thing")
+    monkeypatch.setattr(EntryAdmin, "SEARCH_WINDOW", 2)
+    monkeypatch.setattr(UpdateAdmin, "SEARCH_WINDOW", 1)
+    old = Entry.objects.get(title="Espresso machine 0")
+    jug = Entry.objects.get(title="Milk jug")
+
+    assert _found(staff, ENTRIES, "espresso") == []  # older than the newest 2 entries
+    assert _found(staff, ENTRIES, "jug") == [jug.pk]
+    assert _found(staff, ENTRIES, old.public_id) == [old.pk]
+    assert _found(staff, UPDATES, "price") == []  # the newest update is the jug's
+    assert _found(staff, UPDATES, "milk") == [Update.objects.get(entry=jug).pk]
+    assert _found(staff, UPDATES, old.public_id) == [Update.objects.get(entry=old).pk]
