@@ -329,6 +329,11 @@ OAUTH2_PROVIDER: dict[str, object] = {
     "SCOPES": {"mcp": "Read this account's change history through the MCP server"},
     "DEFAULT_SCOPES": ["mcp"],
     "PKCE_REQUIRED": True,
+    # Held to the code flow; a replayed code revokes its tokens (mcpserver/oauth.py).
+    "OAUTH2_VALIDATOR_CLASS": "mcpserver.oauth.Validator",
+    # A refresh token presented after it was rotated revokes its whole family (RFC 9700).
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
     "ACCESS_TOKEN_GENERATOR": "mcpserver.oauth.access_token",
     "REFRESH_TOKEN_GENERATOR": "mcpserver.oauth.refresh_token",
     "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_ACCESS_TOKEN_SECONDS", default=3600),
@@ -342,6 +347,9 @@ OAUTH2_PROVIDER: dict[str, object] = {
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
 }
+
+# Named, though it is the toolkit's default: a foreign key to a swappable model needs it.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 
 API_KEY_PREFIX = f"{BRAND}_mcp_"
 OAUTH_TOKEN_PREFIX = f"{BRAND}_oat_"
