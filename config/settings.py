@@ -252,6 +252,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "history.purge_snapshots",
         "schedule": crontab(hour=4, minute=7),
     },
+    # Longer than a purge's time limit, so a running purge is rarely queued a second time.
+    "history-resume-deletions": {"task": "history.resume_deletions", "schedule": 600.0},
 }
 
 # --- Auth and pages ----------------------------------------------------------------------
