@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.test import Client
@@ -52,7 +52,7 @@ def broker_unreachable() -> Iterator[None]:
 @pytest.fixture
 def owner(settings: Any) -> tuple[Account, Client]:
     settings.FETCH_ALLOW_LOOPBACK = True
-    account: Account = AccountFactory()
+    account = cast(Account, AccountFactory())
     # A 500 is answered as a 500 here, as in production, not raised into the test.
     client = Client(raise_request_exception=False)
     client.force_login(account.owner)
