@@ -83,7 +83,8 @@ MIDDLEWARE = [
     "config.middleware.CsrfViewMiddleware",
     "config.middleware.AuthenticationMiddleware",
     "config.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Django's X-Frame-Options, and the pages' Content-Security-Policy (not on /v1).
+    "config.middleware.FramingMiddleware",
 ]
 # /metrics (Prometheus text format) is served only with this token, as a Bearer token; the
 # request metrics are recorded only then.
