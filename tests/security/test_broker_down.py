@@ -6,8 +6,6 @@ port where nothing listens), and a real worker runs the purge the sweep queues."
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, cast
 
 import pytest
@@ -21,6 +19,7 @@ from history.models import Entry, Source
 from tests.factories import AccountFactory
 from tests.owners.conftest import fetch, item
 from tests.webhooks.support import wait_until
+from tests.webhooks.test_recovery import broker_unreachable
 from watcher import schedule
 from watcher.sources import add_source
 
@@ -28,25 +27,6 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 URL = "http://127.0.0.1:9/catalogue"
 QUICK = 8.0  # seconds: the publish gives up fast (CELERY_BROKER_CONNECTION_TIMEOUT, retries)
-
-
-def _reset_producers() -> None:
-    # The app caches its connection and producer pools; drop them so the next publish
-    # connects to the current broker_url.
-    app._pool = None  # type: ignore[attr-defined]
-    app.amqp._producer_pool = None  # type: ignore[attr-defined]
-
-
-@contextmanager
-def broker_unreachable() -> Iterator[None]:
-    good = app.conf.broker_write_url
-    app.conf.update(broker_write_url="redis://127.0.0.1:1/0")
-    _reset_producers()
-    try:
-        yield
-    finally:
-        app.conf.update(broker_write_url=good)
-        _reset_producers()
 
 
 @pytest.fixture
