@@ -5,10 +5,23 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def revoke_other_grants(apps, schema_editor):
+    """Tokens and codes a client of another grant than the code flow was given while those
+    grants were still answered (password, client credentials, implicit, device): revoked.
+    The clients stay, inert: the validator now refuses them everything."""
+    application = apps.get_model("oauth2_provider", "Application")
+    others = application.objects.exclude(authorization_grant_type="authorization-code")
+    for name in ("RefreshToken", "AccessToken", "Grant"):
+        apps.get_model("oauth2_provider", name).objects.filter(application__in=others).delete()
+    devices = apps.get_model("oauth2_provider", "DeviceGrant")
+    devices.objects.filter(client_id__in=others.values("client_id")).delete()
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("accounts", "0002_account_credits"),
         migrations.swappable_dependency(settings.OAUTH2_PROVIDER_APPLICATION_MODEL),
+        ("oauth2_provider", "0022_refreshtoken_token_family_index"),
     ]
 
     operations = [
@@ -39,4 +52,5 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
+        migrations.RunPython(revoke_other_grants, migrations.RunPython.noop),
     ]

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib
 import json
 import secrets
+from datetime import timedelta
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application, RefreshToken
 
 from accounts.models import Account
@@ -298,3 +302,30 @@ def test_a_wrong_code_revokes_nothing(client: Client) -> None:
 
     assert wrong.status_code == 400
     assert oauth.verify(tokens.json()["access_token"]) is not None
+
+
+def test_tokens_other_grants_gave_before_are_revoked_by_the_migration() -> None:
+    account = cast(Account, AccountFactory())
+    made = {}
+    for grant in ("password", "client-credentials", "authorization-code"):
+        app = Application.objects.create(
+            name=grant,
+            client_type=Application.CLIENT_PUBLIC,
+            authorization_grant_type=grant,
+            redirect_uris=REDIRECT,
+        )
+        token = AccessToken.objects.create(
+            user=account.owner,
+            application=app,
+            token=f"{settings.OAUTH_TOKEN_PREFIX}{grant}",
+            expires=timezone.now() + timedelta(hours=1),
+            scope="mcp",
+            resource=[settings.MCP_RESOURCE_URL],
+        )
+        made[grant] = token.pk
+    migration = importlib.import_module("accounts.migrations.0003_used_authorization_code")
+
+    migration.revoke_other_grants(apps, None)
+
+    assert list(AccessToken.objects.values_list("pk", flat=True)) == [made["authorization-code"]]
+    assert Application.objects.count() == 3  # the clients stay, refused everything
