@@ -16,10 +16,11 @@ from accounts.keys import normalise_scopes
 from accounts.models import Account, ApiKey
 from accounts.paginators import EstimatedCountPaginator
 from accounts.revocation import revoke_keys
-from accounts.signin import AdminSignInForm
+from accounts.signin import AdminSignInForm, admin_login
 
-# Staff sign in under the owners' throttle too (accounts/signin.py).
+# Staff sign in under the owners' throttle too (accounts/signin.py), refused with a 429.
 admin.site.login_form = AdminSignInForm
+admin.site.login = admin_login(admin.site)  # type: ignore[method-assign]
 
 
 class CreditsFilter(admin.SimpleListFilter):

@@ -50,3 +50,19 @@ class ApiKey(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class UsedAuthorizationCode(models.Model):
+    """An OAuth authorization code already exchanged for tokens (mcpserver/oauth.py): only
+    its digest, and the family of refresh tokens its exchange began, so that the code
+    presented again revokes them (RFC 6749 §4.1.2)."""
+
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 hex of the code")
+    application = models.ForeignKey(
+        settings.OAUTH2_PROVIDER_APPLICATION_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    token_family = models.UUIDField(null=True, blank=True)
+    used_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"code {self.digest[:8]}… used {self.used_at:%Y-%m-%d %H:%M}"

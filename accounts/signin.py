@@ -25,10 +25,12 @@ import ipaddress
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.admin import AdminSite
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
@@ -178,6 +180,15 @@ class AdminSignInForm(SignInForm, AdminAuthenticationForm):
     error_messages = {**AdminAuthenticationForm.error_messages, **THROTTLED}
 
 
+def _throttled(response: HttpResponse, form: Any) -> HttpResponse:
+    """A sign-in page whose form the throttle refused answers 429 with Retry-After."""
+    retry_after = getattr(form, "retry_after", None)
+    if retry_after is not None:
+        response.status_code = 429
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
 class SignInView(auth_views.LoginView):
     """Django's LoginView with SignInForm; a refused attempt answers 429 with Retry-After."""
 
@@ -185,12 +196,21 @@ class SignInView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        response = super().form_invalid(form)
-        retry_after = getattr(form, "retry_after", None)
-        if retry_after is not None:
-            response.status_code = 429
-            response["Retry-After"] = str(retry_after)
-        return response
+        return _throttled(super().form_invalid(form), form)
+
+
+def admin_login(site: AdminSite) -> Callable[..., HttpResponse]:
+    """The admin site's own sign-in view, answering 429 with Retry-After when the throttle
+    refused its form, as the owners' does (installed on `admin.site` in accounts/admin.py)."""
+    login = site.login
+
+    def view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        response = login(request, extra_context)
+        # The admin's LoginView answers a TemplateResponse, its form still in the context.
+        form = (getattr(response, "context_data", None) or {}).get("form")
+        return _throttled(response, form)
+
+    return view
 
 
 def link_lifetime() -> str:

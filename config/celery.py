@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -11,6 +12,8 @@ from celery import Celery
 from celery.fixups.django import DjangoFixup, DjangoWorkerFixup  # type: ignore[attr-defined]
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+log = logging.getLogger(__name__)
 
 
 class _WorkerFixup(DjangoWorkerFixup):
@@ -50,3 +53,23 @@ def django_fixup(app: Celery) -> DjangoFixup:
 app = Celery("tidemark", fixups=["config.celery:django_fixup"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def enqueue_after_commit(task: Any, *args: Any) -> None:
+    """Send `task(*args)` once the current transaction has committed.
+
+    A broker that cannot be reached is logged, never raised: the change it follows is
+    committed, so the request that made it must answer as done, and a periodic sweep sends
+    the work again (the watcher's tick claims due sources; `history.resume_deletions`
+    re-queues purges).
+    """
+    from django.db import transaction
+    from kombu.exceptions import KombuError
+
+    def send() -> None:
+        try:
+            task.apply_async(args)
+        except (KombuError, OSError):
+            log.warning("broker unreachable: %s%r left for its sweep", task.name, args)
+
+    transaction.on_commit(send)

@@ -83,7 +83,8 @@ MIDDLEWARE = [
     "config.middleware.CsrfViewMiddleware",
     "config.middleware.AuthenticationMiddleware",
     "config.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Django's X-Frame-Options, and the pages' Content-Security-Policy (not on /v1).
+    "config.middleware.FramingMiddleware",
 ]
 # /metrics (Prometheus text format) is served only with this token, as a Bearer token; the
 # request metrics are recorded only then.
@@ -252,6 +253,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "history.purge_snapshots",
         "schedule": crontab(hour=4, minute=7),
     },
+    # Longer than a purge's time limit, so a running purge is rarely queued a second time.
+    "history-resume-deletions": {"task": "history.resume_deletions", "schedule": 600.0},
 }
 
 # --- Auth and pages ----------------------------------------------------------------------
@@ -329,6 +332,11 @@ OAUTH2_PROVIDER: dict[str, object] = {
     "SCOPES": {"mcp": "Read this account's change history through the MCP server"},
     "DEFAULT_SCOPES": ["mcp"],
     "PKCE_REQUIRED": True,
+    # Held to the code flow; a replayed code revokes its tokens (mcpserver/oauth.py).
+    "OAUTH2_VALIDATOR_CLASS": "mcpserver.oauth.Validator",
+    # A refresh token presented after it was rotated revokes its whole family (RFC 9700).
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
     "ACCESS_TOKEN_GENERATOR": "mcpserver.oauth.access_token",
     "REFRESH_TOKEN_GENERATOR": "mcpserver.oauth.refresh_token",
     "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_ACCESS_TOKEN_SECONDS", default=3600),
@@ -342,6 +350,9 @@ OAUTH2_PROVIDER: dict[str, object] = {
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
 }
+
+# Named, though it is the toolkit's default: a foreign key to a swappable model needs it.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 
 API_KEY_PREFIX = f"{BRAND}_mcp_"
 OAUTH_TOKEN_PREFIX = f"{BRAND}_oat_"

@@ -16,9 +16,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("metrics", metrics_view, name="metrics"),
     path("blobs/<str:token>", serve_blob, name="blob"),
     path("admin/", admin.site.urls),
-    # OAuth for MCP agents (mcpserver/oauth.py): the authorization server's endpoints, and
-    # its RFC 8414 metadata at the origin's well-known path.
-    path("oauth/", include("oauth2_provider.urls", namespace="oauth2_provider")),
+    # OAuth for MCP agents (mcpserver/oauth.py): the code flow's endpoints only, and the
+    # authorization server's RFC 8414 metadata at the origin's well-known path.
+    path("oauth/", include("mcpserver.urls", namespace="oauth2_provider")),
     path(
         ".well-known/oauth-authorization-server",
         oauth_views.OAuthServerMetadataView.as_view(),

@@ -5,7 +5,8 @@ marks it `deleting` (every page, the API, the MCP tools and the webhooks leave i
 that commit on, and the watcher never claims it again), then `purge_source` runs in a Celery
 task: updates, fetches and entries go in batches of `SOURCE_DELETE_BATCH` rows, each batch
 its own short transaction, and the source row last. A purge that dies half-way leaves a
-hidden source whose next purge carries on where it stopped.
+hidden source whose next purge carries on where it stopped; `history.resume_deletions`
+(beat) queues that next purge, and the first one when the broker was down at delete time.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models, transaction
 
+from config.celery import enqueue_after_commit
 from history.models import Change, Entry, Source, Update
 
 
@@ -23,8 +25,13 @@ def hide_source(source: Source) -> None:
     Source.objects.filter(pk=source.pk).update(
         deleting=True, status=Source.Status.DISABLED, next_fetch_time=None
     )
-    source_id = source.pk
-    transaction.on_commit(lambda: purge_source_task.delay(source_id))
+    enqueue_after_commit(purge_source_task, source.pk)
+
+
+def deleting_source_ids() -> list[int]:
+    """Sources hidden for deletion whose purge has not finished: its message was never
+    sent (the broker was down), or the purge died half-way."""
+    return list(Source.objects.filter(deleting=True).order_by("pk").values_list("pk", flat=True))
 
 
 def _delete_batches(model: type[models.Model], source_id: int, batch: int) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.decorators import owner_required
 from accounts.models import Account
+from config.celery import enqueue_after_commit
 from history import ids
 from history.deletion import hide_source
 from history.models import Change, Entry, Source, Update, UpdateType
@@ -48,7 +48,7 @@ def find_source(account: Account, public_id: str) -> Source:
 
 def _check_soon() -> None:
     """Run the watcher's claim now rather than at its next tick, once the commit is in."""
-    transaction.on_commit(lambda: tasks.tick.delay())
+    enqueue_after_commit(tasks.tick)
 
 
 def _list(

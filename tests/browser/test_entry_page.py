@@ -130,9 +130,8 @@ def _open_all(page: Page) -> None:
         summary.click()
     expect(card.locator(".capture-text .page-text")).to_be_visible()
     expect(card.locator(".capture-diff .diff")).to_be_visible()
-    page.wait_for_function(
-        "document.querySelector('li.card .capture-screenshot img').naturalWidth > 0"
-    )
+    # expect, not wait_for_function: that evaluates a string, which the pages' CSP forbids.
+    expect(card.locator(".capture-screenshot img")).to_have_js_property("naturalWidth", 640)
 
 
 def test_an_entry_with_a_price_drop_and_its_captured_page(
@@ -184,9 +183,7 @@ def test_an_entry_with_a_price_drop_and_its_captured_page(
 
     # The screenshot.
     card.locator(".capture-screenshot > summary").click()
-    page.wait_for_function(
-        "document.querySelector('li.card .capture-screenshot img').naturalWidth === 640"
-    )
+    expect(card.locator(".capture-screenshot img")).to_have_js_property("naturalWidth", 640)
     page.screenshot(path=str(shots / "02-captures-open-desktop.png"), full_page=True)
     _no_sideways_scroll(page)
 
