@@ -72,13 +72,12 @@ class CorsMiddleware(cors.CorsMiddleware):
         return response
 
 
-# The pages' policy: their own scripts, styles, frames and fetches only; an inline script
-# only with this response's nonce (`request.csp_nonce`). Images may come from anywhere, as
-# an entry's picture is the watched page's own; an image runs nothing, and the page asks
-# for it without a referrer.
+# The pages' policy: their own scripts, styles, images, frames and fetches only; an inline
+# script only with this response's nonce (`request.csp_nonce`). Nothing is loaded from a
+# watched site while an owner reads a page: an entry's picture is a link, never an <img>.
 CSP = (
     "default-src 'self'; script-src 'self' 'nonce-{nonce}'; style-src 'self'; "
-    "img-src 'self' data: http: https:; object-src 'none'; base-uri 'none'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'; form-action 'self'"
 )
 # The consent page's form ends in a redirect to the agent's own callback, which a

@@ -72,6 +72,20 @@ SNAPSHOT_CSP = "; ".join(
     ]
 )
 
+# Our own pages of a capture's text or diff: their escaped output and our stylesheets, and
+# nothing else, should anything slip through the escaping.
+DOCUMENT_CSP = "; ".join(
+    [
+        "sandbox",
+        "default-src 'none'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'self'",
+    ]
+)
+
 MARKDOWN_MAX = 200_000  # characters of page text rendered; the rest is left out
 DIFF_COMPARE_MAX = 3_000  # changed lines of each side compared (difflib is quadratic)
 DIFF_SHOW_MAX = 600  # lines shown in a diff
@@ -170,8 +184,7 @@ def _document(title: str, body: SafeString) -> HttpResponse:
         body,
     )
     response = HttpResponse(html, content_type="text/html; charset=utf-8")
-    # Our own escaped output, sandboxed all the same should anything slip through.
-    response["Content-Security-Policy"] = "sandbox"
+    response["Content-Security-Policy"] = DOCUMENT_CSP
     response["Cache-Control"] = "private, max-age=3600"
     return response
 
