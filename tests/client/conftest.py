@@ -17,6 +17,7 @@ from typing import Any, cast
 
 import httpx
 import pytest
+import redis
 from django.conf import settings
 
 from accounts import keys
@@ -129,3 +130,12 @@ def shop_fetch(
     if snapshot:
         doc["snapshot"] = snapshot
     return list(ingest(doc, account=account).update_ids)
+
+
+@pytest.fixture
+def limiter() -> redis.Redis:
+    if not settings.RATE_LIMIT_REDIS_URL:
+        if os.environ.get("CI") == "true":
+            pytest.fail("REDIS_URL is not set in CI: the rate limiter cannot be tested")
+        pytest.skip("REDIS_URL is not set: the rate limiter needs a real Redis")
+    return redis.Redis.from_url(settings.RATE_LIMIT_REDIS_URL)

@@ -4,7 +4,6 @@ async: paging, filters, errors, a 429 waited out, snapshots."""
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -17,7 +16,6 @@ import httpx
 import pytest
 import redis
 import tidemark
-from django.conf import settings
 
 from accounts import keys
 from accounts.ratelimit import counter_name
@@ -236,15 +234,6 @@ def test_errors_are_typed_from_the_envelope(api_url: str, tenant: Tenant, mode: 
     with pytest.raises(tidemark.PermissionDeniedError) as denied:
         Driver(mode, api_url, no_read)(lambda c: c.sources.list())
     assert (denied.value.status, denied.value.code) == (403, "forbidden")
-
-
-@pytest.fixture
-def limiter() -> redis.Redis:
-    if not settings.RATE_LIMIT_REDIS_URL:
-        if os.environ.get("CI") == "true":
-            pytest.fail("REDIS_URL is not set in CI: the rate limiter cannot be tested")
-        pytest.skip("REDIS_URL is not set: the rate limiter needs a real Redis")
-    return redis.Redis.from_url(settings.RATE_LIMIT_REDIS_URL)
 
 
 def test_a_429_is_waited_out_as_retry_after_says(

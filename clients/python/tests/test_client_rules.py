@@ -5,6 +5,7 @@ from __future__ import annotations
 import email.utils
 import time
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import httpx
 import pytest
@@ -13,11 +14,14 @@ from tidemark import _core
 
 
 def response(
-    status: int, headers: dict[str, str] | None = None, **kwargs: object
+    status: int,
+    headers: dict[str, str] | None = None,
+    *,
+    json: Any = None,
+    text: str | None = None,
 ) -> httpx.Response:
-    return httpx.Response(
-        status, headers=headers, request=httpx.Request("GET", "http://t/v1/x"), **kwargs
-    )  # type: ignore[arg-type]
+    request = httpx.Request("GET", "http://t/v1/x")
+    return httpx.Response(status, headers=headers, request=request, json=json, text=text)
 
 
 def test_a_stated_wait_is_honoured_and_a_too_long_one_is_not_retried() -> None:
