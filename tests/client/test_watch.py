@@ -4,7 +4,6 @@ updates ingested while it runs, oldest first, and never repeats or loses one."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import queue
 import threading
@@ -69,25 +68,32 @@ class AsyncWatch:
         self.url, self.key, self.options = url, key, options
         self.got: queue.Queue[tidemark.FeedUpdate] = queue.Queue()
         self.watch: tidemark.AsyncUpdateWatch | None = None
+        self.running: asyncio.Task[None] | None = None
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.task = asyncio.run_coroutine_threadsafe(self.run(), self.loop)
 
     async def run(self) -> None:
+        self.running = asyncio.current_task()
         async with tidemark.AsyncClient(self.key, base_url=self.url) as client:
             self.watch = client.updates.watch(interval=INTERVAL, **self.options)
             async for update in self.watch:
                 self.got.put(update)
+
+    async def stop(self) -> None:
+        """Cancel the watch and let it close its client, inside the loop."""
+        assert self.running is not None
+        self.running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.running
 
     @property
     def polls(self) -> int:
         return 0 if self.watch is None else self.watch.polls
 
     def close(self) -> None:
-        self.task.cancel()
-        with contextlib.suppress(concurrent.futures.CancelledError):
-            self.task.result(timeout=5)
+        asyncio.run_coroutine_threadsafe(self.stop(), self.loop).result(timeout=10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()
