@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx
 import pytest
 import tidemark
 
@@ -189,3 +190,13 @@ def test_a_screenshot_redirect_is_fetched_without_the_key(server: Any, call: Any
     assert keyed["authorization"] == f"Bearer {KEY}"
     assert second == "/blobs/signed-token"
     assert "authorization" not in plain
+
+
+def test_a_callers_http_client_is_used_and_left_open(server: Any) -> None:
+    url, script = server(Answer(200, page(["src_1"], None)))
+    http = httpx.Client(headers={"X-Trace": "t1"})
+    with tidemark.Client(KEY, base_url=url, http_client=http) as client:
+        assert [s.id for s in client.sources.list()] == ["src_1"]
+    assert not http.is_closed
+    http.close()
+    assert script.requests[0][1]["x-trace"] == "t1"

@@ -233,6 +233,7 @@ class AsyncClient:
             api_key, base_url, timeout, max_retries, max_retry_wait
         )
         self._http = http_client or httpx.AsyncClient(timeout=timeout)
+        self._owns_http = http_client is None  # a caller's client is the caller's to close
         self._sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.sources = Sources(self)
         self.entries = Entries(self)
@@ -265,7 +266,8 @@ class AsyncClient:
             await self._sleep(wait)
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        if self._owns_http:
+            await self._http.aclose()
 
     async def __aenter__(self) -> AsyncClient:
         return self

@@ -230,6 +230,7 @@ class Client:
             api_key, base_url, timeout, max_retries, max_retry_wait
         )
         self._http = http_client or httpx.Client(timeout=timeout)
+        self._owns_http = http_client is None  # a caller's client is the caller's to close
         self._sleep: Callable[[float], None] = time.sleep
         self.sources = Sources(self)
         self.entries = Entries(self)
@@ -262,7 +263,8 @@ class Client:
             self._sleep(wait)
 
     def close(self) -> None:
-        self._http.close()
+        if self._owns_http:
+            self._http.close()
 
     def __enter__(self) -> Client:
         return self
