@@ -6,7 +6,7 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-import tidemark
+from tidemark import _models
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = ROOT / "clients" / "python" / "tools" / "generate.py"
@@ -37,6 +37,6 @@ def test_every_object_schema_of_a_resource_is_a_model() -> None:
     for name, schema in schemas.items():
         if name in {"Error", "Pagination"} or name.endswith("Page") or "oneOf" in schema:
             continue
-        model = getattr(tidemark, name)
+        model = getattr(_models, name)
         wire = set(schema.get("properties", {}))
         assert len(model.__dataclass_fields__) == len(wire) + 1, name  # + raw
