@@ -9,6 +9,7 @@ from collections.abc import AsyncIterable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
 import tidemark
 
 
@@ -31,16 +32,32 @@ class Driver:
 
     def __init__(self, mode: str, base_url: str, key: str, **options: Any) -> None:
         self.mode, self.base_url, self.key, self.options = mode, base_url, key, options
+        self.statuses: list[int] = []  # of every response the client received, in order
 
     def __call__(self, body: Callable[[Any], Any]) -> Any:
         if self.mode == "sync":
-            with tidemark.Client(self.key, base_url=self.base_url, **self.options) as client:
+
+            def seen(response: httpx.Response) -> None:
+                self.statuses.append(response.status_code)
+
+            with (
+                httpx.Client(event_hooks={"response": [seen]}) as http,
+                tidemark.Client(
+                    self.key, base_url=self.base_url, http_client=http, **self.options
+                ) as client,
+            ):
                 return _resolve_sync(body(client))
 
+        async def seen_async(response: httpx.Response) -> None:
+            self.statuses.append(response.status_code)
+
         async def run() -> Any:
-            async with tidemark.AsyncClient(
-                self.key, base_url=self.base_url, **self.options
-            ) as client:
+            async with (
+                httpx.AsyncClient(event_hooks={"response": [seen_async]}) as http,
+                tidemark.AsyncClient(
+                    self.key, base_url=self.base_url, http_client=http, **self.options
+                ) as client,
+            ):
                 return await _resolve_async(body(client))
 
         # In a thread of its own: the browser tests' Playwright may keep an event loop

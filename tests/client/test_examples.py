@@ -85,6 +85,7 @@ def test_alert_price_drops_reports_drops_over_the_threshold(
     ]
 
     # Watching from now: only the drop recorded after it started is reported.
+    before = requests_counted(limiter, tenant)
     watcher = subprocess.Popen(
         [sys.executable, str(EXAMPLES / "alert_price_drops.py"), "--interval", "0.2"],
         env=env(api_url, tenant.key),
@@ -94,7 +95,6 @@ def test_alert_price_drops_reports_drops_over_the_threshold(
     )
     try:
         # Its start (a request for the newest update) is over once a poll has been counted.
-        before = requests_counted(limiter, tenant)
         deadline = time.monotonic() + 30
         while requests_counted(limiter, tenant) < before + 2:
             assert watcher.poll() is None, watcher.communicate()
