@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 T = TypeVar("T")
 
@@ -91,12 +91,12 @@ class Source:
     id: str
     created_at: int
     url: str
-    status: str
+    status: Literal["active", "autoPaused", "creditPaused", "disabled"]
     monitoring_frequency: int
     name: str | None = None
     active: bool | None = None
     last_fetch_time: int | None = None
-    last_fetch_outcome: str | None = None
+    last_fetch_outcome: Literal["ok", "failed", "broken", "paused"] | None = None
     last_fetch_error_reason: str | None = None
     last_fetch_error_time: int | None = None
     consecutive_fetch_failures: int | None = None
@@ -178,7 +178,7 @@ class Entry:
     created_at: int
     title: str
     read: bool
-    update_type: str
+    update_type: Literal["new", "modified", "removed"]
     url: str | None = None
     kind: str | None = None
     price: float | None = None
@@ -229,7 +229,7 @@ class Entry:
 class NumberChange:
     """The API schema `NumberChange`."""
 
-    type: str
+    type: Literal["number"]
     current: float
     previous: float | None = None
     unit: str | None = None
@@ -257,7 +257,7 @@ class NumberChange:
 class StringChange:
     """The API schema `StringChange`."""
 
-    type: str
+    type: Literal["string"]
     current: str
     previous: str | None = None
     raw: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
@@ -282,7 +282,7 @@ class StringChange:
 class BooleanChange:
     """The API schema `BooleanChange`."""
 
-    type: str
+    type: Literal["boolean"]
     current: bool
     previous: bool | None = None
     raw: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
@@ -327,10 +327,10 @@ class Update:
     id: str
     at: int
     change_id: str
-    update_type: str
+    update_type: Literal["new", "modified", "removed"]
     field: str | None = None
     value_change: ValueChangeType | None = None
-    importance: str | None = None
+    importance: Literal["critical", "material", "minor"] | None = None
     headline: str | None = None
     description: str | None = None
     start_block_id: str | None = None
@@ -431,10 +431,10 @@ class FeedUpdate:
     change_id: str
     entry_id: str
     source_id: str
-    update_type: str
+    update_type: Literal["new", "modified", "removed"]
     field: str | None = None
     value_change: ValueChangeType | None = None
-    importance: str | None = None
+    importance: Literal["critical", "material", "minor"] | None = None
     headline: str | None = None
     description: str | None = None
     start_block_id: str | None = None
@@ -504,10 +504,10 @@ class CardUpdate:
     """The API schema `CardUpdate`."""
 
     id: str
-    update_type: str
+    update_type: Literal["new", "modified", "removed"]
     field: str | None = None
     value_change: ValueChangeType | None = None
-    importance: str | None = None
+    importance: Literal["critical", "material", "minor"] | None = None
     headline: str | None = None
     description: str | None = None
     start_block_id: str | None = None
@@ -565,7 +565,7 @@ class TimelineCard:
     previous_price: float | None = None
     current_price: float | None = None
     currency: str | None = None
-    importance: str | None = None
+    importance: Literal["critical", "material", "minor"] | None = None
     raw: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @classmethod

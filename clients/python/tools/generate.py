@@ -52,7 +52,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 T = TypeVar("T")
 
@@ -127,6 +127,9 @@ class Generator:
             name = ref_name(prop["$ref"])
             return f"{name}Type" if self.is_union(name) else name
         kind = prop.get("type")
+        if kind == "string" and prop.get("enum"):
+            # The documented values, for type checkers; any other value still reads.
+            return f"Literal[{', '.join(json.dumps(value) for value in prop['enum'])}]"
         if kind == "array":
             return f"list[{self.annotation(prop['items'])}]"
         if kind == "object" and isinstance(prop.get("additionalProperties"), dict):
