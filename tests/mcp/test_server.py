@@ -29,6 +29,7 @@ from jsonschema import Draft202012Validator
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 from oauth2_provider.models import AccessToken as OAuthAccessToken
 
 from accounts import keys
@@ -261,18 +262,35 @@ def test_missing_bad_and_unscoped_keys_are_refused(mcp_url: str) -> None:
     assert same.json() == metadata
 
 
-def test_each_tool_call_counts_against_the_keys_rate_limit(mcp_url: str) -> None:
+def test_each_tool_call_and_resource_read_counts_against_the_keys_rate_limit(
+    mcp_url: str,
+) -> None:
     account = cast(Account, AccountFactory())
     row, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
-    type(row).objects.filter(pk=row.pk).update(rate_limit=3)
+    type(row).objects.filter(pk=row.pk).update(rate_limit=4)
+    _history(account, [1.0])
+    source = Source.objects.get()
 
-    async def steps(session: ClientSession) -> list[Any]:
-        return [await session.call_tool("list_sources", {}) for _ in range(4)]
+    async def steps(session: ClientSession) -> tuple[list[Any], Any]:
+        calls = [await session.call_tool("list_sources", {}) for _ in range(2)]
+        await session.read_resource(f"tidemark://sources/{source.public_id}")  # the 3rd
+        calls.append(await session.call_tool("list_sources", {}))
+        try:
+            await session.read_resource(f"tidemark://sources/{source.public_id}")
+        except MCPError as exc:
+            return calls, exc
+        return calls, None
 
-    results = _call(mcp_url, key, steps)
+    results, refused_read = _call(mcp_url, key, steps)
 
-    assert [r.is_error for r in results] == [False, False, False, True]
-    error = results[-1].structured_content["error"]
+    assert [r.is_error for r in results] == [False, False, False]
+    assert refused_read is not None
+    assert "rate_limited" in str(refused_read)
+
+    async def one_more(session: ClientSession) -> Any:
+        return await session.call_tool("list_sources", {})
+
+    error = _call(mcp_url, key, one_more).structured_content["error"]
     assert error["code"] == "rate_limited"
     assert "retry after" in error["message"]
 
@@ -533,6 +551,7 @@ def test_entries_and_sources_are_resources_read_through_templates(mcp_url: str) 
     [content] = read_source.contents
     assert json.loads(content.text) == sources.structured_content["data"][0]
     assert refused is not None
+    assert refused.code == INVALID_PARAMS
     assert "No entry with id" in str(refused)
 
 
