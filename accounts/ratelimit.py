@@ -397,6 +397,28 @@ def fill(key_digest: str, record: str, limit: int | None) -> RateLimit | None:
     return rate_limit(limit, int(result[0]), int(result[1]))
 
 
+def peek(key_digest: str) -> str | None:
+    """A key's cached record, counting nothing (the MCP server counts tool calls, not every
+    request); None on a miss, a tombstone, or Redis unreachable."""
+    limiter = _get_limiter()
+    if limiter is None or not _cache_ms():
+        return None
+    keys = [record_name(key_digest), counter_name(key_digest)]
+    result = limiter.call("authenticate", keys, [0])  # a window of 0: read, never count
+    if result is _UNREACHABLE or result is None:
+        return None
+    return bytes(result[0]).decode()
+
+
+def keep(key_digest: str, record: str) -> None:
+    """Cache a record just read from the database, counting nothing (see `peek`)."""
+    limiter = _get_limiter()
+    cache_ms = _cache_ms()
+    if limiter is not None and cache_ms:
+        keys = [record_name(key_digest), counter_name(key_digest)]
+        limiter.call("fill", keys, [0, record, cache_ms])
+
+
 def forget(key_digests: Iterable[str]) -> bool:
     """Tombstone the cached records of these keys (revoked, edited or deleted)."""
     names = [record_name(d) for d in key_digests]

@@ -325,6 +325,10 @@ if (
 MCP_HOST: str = env.str("MCP_HOST", default="127.0.0.1")
 MCP_PORT: int = env.int("MCP_PORT", default=8001)
 MCP_RESOURCE_URL: str = env.str("MCP_RESOURCE_URL", default=f"http://127.0.0.1:{MCP_PORT}/mcp")
+# Open `GET /mcp` event streams one key (or OAuth token) may hold per MCP process.
+MCP_MAX_STREAMS_PER_KEY: int = env.int("MCP_MAX_STREAMS_PER_KEY", default=4)
+if MCP_MAX_STREAMS_PER_KEY < 1:
+    raise ImproperlyConfigured("MCP_MAX_STREAMS_PER_KEY must be at least 1")
 
 # OAuth for agents (django-oauth-toolkit; docs/mcp.md): public clients register themselves
 # (RFC 7591), use PKCE, and get `<brand>_oat_` tokens for the MCP resource (RFC 8707).

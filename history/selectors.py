@@ -163,6 +163,16 @@ def sources_page(account_id: int, after: SortKey | None, limit: int) -> list[Pag
     return [((row[1], row[0]), _source(row)) for row in _fetch(sql, params)]
 
 
+def source_item(account_id: int, source_id: int) -> dict[str, Any] | None:
+    """One source as the sources page has it (the MCP server's source resource)."""
+    rows = _fetch(
+        f"SELECT {_SOURCE_COLUMNS} FROM history_source s"
+        " WHERE s.id = %s AND s.account_id = %s AND NOT s.deleting",
+        [source_id, account_id],
+    )
+    return _source(rows[0]) if rows else None
+
+
 def source_exists(account_id: int, source_id: int) -> bool:
     rows = _fetch(
         "SELECT 1 FROM history_source WHERE id = %s AND account_id = %s AND NOT deleting",
@@ -242,6 +252,16 @@ def entries_page(
     params: list[Any] = [source_id, account_id]
     sql = _keyset(sql, params, ("e.update_time", "e.id"), after, limit)
     return [((row[10], row[0]), _entry(row)) for row in _fetch(sql, params)]
+
+
+def entry_item(account_id: int, entry_id: int) -> dict[str, Any] | None:
+    """One entry as a source's entries page has it (the MCP server's entry resource)."""
+    rows = _fetch(
+        f"SELECT {_ENTRY_COLUMNS} FROM history_entry e JOIN history_source s ON s.id = e.source_id"
+        " WHERE e.id = %s AND e.account_id = %s AND NOT s.deleting",
+        [entry_id, account_id],
+    )
+    return _entry(rows[0]) if rows else None
 
 
 def entry_exists(account_id: int, entry_id: int) -> bool:

@@ -10,11 +10,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
 from django.conf import settings  # noqa: E402
+from mcp.server.auth.middleware.bearer_auth import RequireAuthMiddleware  # noqa: E402
 from mcp.server.auth.routes import create_protected_resource_routes  # noqa: E402
 from pydantic import AnyHttpUrl  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
 from mcpserver.server import build  # noqa: E402
+from mcpserver.streams import StreamLimit  # noqa: E402
 
 # Stateless JSON answers: any MCP process can serve any call, so they scale out like web.
 app = build().streamable_http_app(
@@ -23,6 +25,10 @@ app = build().streamable_http_app(
     json_response=True,
     host=settings.MCP_HOST,
 )
+# Behind the SDK's auth check, in front of its transport: the bound on a key's GET streams.
+[_endpoint] = [r for r in app.router.routes if isinstance(r, Route) and r.path == "/mcp"]
+assert isinstance(_endpoint.app, RequireAuthMiddleware)
+_endpoint.app.app = StreamLimit(_endpoint.app.app)
 # The SDK serves the RFC 9728 metadata at the path ending in the resource's (`/mcp`); it is
 # also served at the bare well-known path, where clients that ignore the path look.
 _metadata = create_protected_resource_routes(

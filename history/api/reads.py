@@ -93,6 +93,22 @@ def entry_changes(
     return page.page([((c.data["at"], c.change_id), c.data) for c in cards])
 
 
+def source(account_id: int, source: str) -> dict[str, Any]:
+    """One source, as `sources` lists it (the MCP server's source resource)."""
+    item = selectors.source_item(account_id, params.object_id(ids.SOURCE, source, "source"))
+    if item is None:
+        raise NotFound(f"No source with id {source!r}.")
+    return item
+
+
+def entry(account_id: int, entry: str) -> dict[str, Any]:
+    """One entry, as `source_entries` lists it (the MCP server's entry resource)."""
+    item = selectors.entry_item(account_id, params.object_id(ids.ENTRY, entry, "entry"))
+    if item is None:
+        raise NotFound(f"No entry with id {entry!r}.")
+    return item
+
+
 def snapshot_name(account_id: int, change: str, *, state: str | None, fmt: str | None) -> str:
     """The storage name of a change's captured page in one format (404s as the API's)."""
     state = params.parse_choice(state, "state", params.STATES, "current")

@@ -158,3 +158,26 @@ def test_a_dead_redis_falls_back_to_the_database_uncounted(
         assert "X-RateLimit-Limit" not in response
     finally:
         ratelimit.reset()
+
+
+def test_peek_and_keep_read_and_fill_the_cache_without_counting(
+    minted: tuple[ApiKey, dict[str, str]], limiter_redis: redis.Redis
+) -> None:
+    """The MCP server's pair: it counts tool calls itself, not every request."""
+    row, _ = minted
+    record = f"1|{row.pk}|{row.account_id}||read"
+    assert ratelimit.peek(row.digest) is None  # a miss
+    ratelimit.keep(row.digest, record)
+    assert ratelimit.peek(row.digest) == record
+    assert 0 < limiter_redis.pttl(ratelimit.record_name(row.digest)) <= 10_000
+    assert limiter_redis.get(ratelimit.counter_name(row.digest)) is None
+
+
+def test_keep_never_replaces_a_tombstone(
+    minted: tuple[ApiKey, dict[str, str]], limiter_redis: redis.Redis
+) -> None:
+    row, _ = minted
+    assert revoke_keys(ApiKey.objects.filter(pk=row.pk)) == 1
+    ratelimit.keep(row.digest, f"1|{row.pk}|{row.account_id}||read")  # a stale read
+    assert ratelimit.peek(row.digest) is None
+    assert limiter_redis.get(ratelimit.record_name(row.digest)) == b"-"

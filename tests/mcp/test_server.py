@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
@@ -22,9 +23,13 @@ import httpx
 import httpx2
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from jsonschema import Draft202012Validator
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 from oauth2_provider.models import AccessToken as OAuthAccessToken
 
 from accounts import keys
@@ -38,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 UVICORN = Path(sys.executable).parent / "uvicorn"
 
 pytestmark = pytest.mark.django_db(transaction=True)
+MAX_STREAMS = 2
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +60,7 @@ def mcp_url(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any)
         "MCP_RESOURCE_URL": f"http://127.0.0.1:{port}/mcp",
         "STORAGE_DIR": str(storage),
         "RATE_LIMIT_DEFAULT": "300",
+        "MCP_MAX_STREAMS_PER_KEY": str(MAX_STREAMS),
     }
     log = (tmp_path_factory.mktemp("mcp") / "server.log").open("wb")
     proc = subprocess.Popen(
@@ -173,7 +180,13 @@ def test_tools_are_listed_with_input_schemas_and_answer_as_the_api(mcp_url: str)
     [moved] = results["entry_updates"].structured_content["data"]
     assert moved["valueChange"] == {"type": "number", "previous": 10, "current": 12}
     assert len(results["changes"].structured_content["data"]) == 2
-    assert results["snapshot"].content[0].text == "# Shop at 12.0\n"
+    snapshot = results["snapshot"].structured_content
+    assert snapshot == {
+        "changeId": change.public_id,
+        "state": "current",
+        "format": "markdown",
+        "markdown": "# Shop at 12.0\n",
+    }
 
 
 def test_a_collection_pages_to_its_end_with_the_cursor(mcp_url: str) -> None:
@@ -249,18 +262,35 @@ def test_missing_bad_and_unscoped_keys_are_refused(mcp_url: str) -> None:
     assert same.json() == metadata
 
 
-def test_each_tool_call_counts_against_the_keys_rate_limit(mcp_url: str) -> None:
+def test_each_tool_call_and_resource_read_counts_against_the_keys_rate_limit(
+    mcp_url: str,
+) -> None:
     account = cast(Account, AccountFactory())
     row, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
-    type(row).objects.filter(pk=row.pk).update(rate_limit=3)
+    type(row).objects.filter(pk=row.pk).update(rate_limit=4)
+    _history(account, [1.0])
+    source = Source.objects.get()
 
-    async def steps(session: ClientSession) -> list[Any]:
-        return [await session.call_tool("list_sources", {}) for _ in range(4)]
+    async def steps(session: ClientSession) -> tuple[list[Any], Any]:
+        calls = [await session.call_tool("list_sources", {}) for _ in range(2)]
+        await session.read_resource(f"tidemark://sources/{source.public_id}")  # the 3rd
+        calls.append(await session.call_tool("list_sources", {}))
+        try:
+            await session.read_resource(f"tidemark://sources/{source.public_id}")
+        except MCPError as exc:
+            return calls, exc
+        return calls, None
 
-    results = _call(mcp_url, key, steps)
+    results, refused_read = _call(mcp_url, key, steps)
 
-    assert [r.is_error for r in results] == [False, False, False, True]
-    error = results[-1].structured_content["error"]
+    assert [r.is_error for r in results] == [False, False, False]
+    assert refused_read is not None
+    assert "rate_limited" in str(refused_read)
+
+    async def one_more(session: ClientSession) -> Any:
+        return await session.call_tool("list_sources", {})
+
+    error = _call(mcp_url, key, one_more).structured_content["error"]
     assert error["code"] == "rate_limited"
     assert "retry after" in error["message"]
 
@@ -366,3 +396,260 @@ def test_an_oauth_token_from_the_full_flow_works_on_mcp_and_not_on_v1(
         },
     )
     assert after.status_code == 401
+
+
+READ_ONLY = {"readOnlyHint": True, "openWorldHint": False, "idempotentHint": True}
+
+
+def test_every_tool_is_annotated_read_only_and_declares_its_output_schema(mcp_url: str) -> None:
+    account = cast(Account, AccountFactory())
+    _, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
+
+    async def steps(session: ClientSession) -> Any:
+        return await session.list_tools()
+
+    listed = _call(mcp_url, key, steps)
+
+    assert {tool.name for tool in listed.tools} == TOOLS
+    for tool in listed.tools:
+        wire = tool.model_dump(by_alias=True, exclude_none=True)
+        annotations = wire["annotations"]
+        assert annotations["title"] == tool.title
+        assert annotations["title"]
+        assert {k: annotations[k] for k in READ_ONLY} == READ_ONLY
+        schema = wire["outputSchema"]
+        assert schema["type"] == "object"
+        Draft202012Validator.check_schema(schema)
+    schemas = {tool.name: tool.output_schema for tool in listed.tools}
+    # The collections' schemas are the API's page components, refs resolved inside.
+    assert schemas["list_updates"]["required"] == ["data", "pagination"]
+    assert schemas["list_updates"]["properties"]["data"]["items"] == {"$ref": "#/$defs/FeedUpdate"}
+    assert schemas["list_updates"]["$defs"]["Pagination"]["properties"]["nextCursor"]["type"] == [
+        "string",
+        "null",
+    ]
+    assert schemas["list_entry_changes"]["properties"]["data"]["items"] == {
+        "$ref": "#/$defs/TimelineCard"
+    }
+    assert set(schemas["get_snapshot"]["required"]) == {"changeId", "state", "format", "markdown"}
+
+
+def _validate(schema: dict[str, Any], instance: Any) -> list[str]:
+    return [error.message for error in Draft202012Validator(schema).iter_errors(instance)]
+
+
+def test_results_are_structured_as_their_schema_with_the_same_json_as_text(
+    mcp_url: str,
+) -> None:
+    account = cast(Account, AccountFactory())
+    _, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
+    _history(account, [10.0, 12.0])
+    source = Source.objects.get()
+    entry = Entry.objects.get(identity_key="k0")
+    change = Change.objects.order_by("-at").first()
+    assert change is not None
+    calls = {
+        "list_sources": {},
+        "list_source_entries": {"source_id": source.public_id},
+        "list_updates": {},
+        "list_entry_updates": {"entry_id": entry.public_id},
+        "list_entry_changes": {"entry_id": entry.public_id},
+        "get_snapshot": {"change_id": change.public_id, "state": "previous"},
+    }
+
+    async def steps(session: ClientSession) -> Any:
+        listed = await session.list_tools()
+        return listed, {name: await session.call_tool(name, args) for name, args in calls.items()}
+
+    listed, results = _call(mcp_url, key, steps)
+
+    schemas = {tool.name: tool.output_schema for tool in listed.tools}
+    for name, result in results.items():
+        assert not result.is_error, (name, result.content)
+        structured = result.structured_content
+        assert _validate(schemas[name], structured) == [], name
+        first = result.content[0]
+        assert first.type == "text"
+        assert json.loads(first.text) == structured, name
+    assert results["get_snapshot"].structured_content["markdown"] == "# Shop at 10.0\n"
+    # A schema that could fail: an item missing a required field is refused.
+    broken = json.loads(results["list_updates"].content[0].text)
+    del broken["data"][0]["changeId"]
+    assert _validate(schemas["list_updates"], broken) != []
+
+
+def test_page_text_is_marked_untrusted_and_results_link_their_resources(mcp_url: str) -> None:
+    account = cast(Account, AccountFactory())
+    _, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
+    _history(account, [10.0, 12.0])
+    source = Source.objects.get()
+    entries = {e.public_id for e in Entry.objects.all()}
+
+    async def steps(session: ClientSession) -> Any:
+        return (
+            await session.call_tool("list_updates", {}),
+            await session.call_tool("list_source_entries", {"source_id": source.public_id}),
+            await session.call_tool("list_sources", {}),
+        )
+
+    updates, source_entries, sources = _call(mcp_url, key, steps)
+
+    text, notice, *links = updates.content
+    untrusted = text.meta["tidemark/untrustedPageContent"]
+    assert "data[].entryTitle" in untrusted
+    assert "data[].headline" in untrusted
+    assert updates.meta["tidemark/untrustedPageContent"] == untrusted
+    assert notice.type == "text"
+    assert notice.text.startswith("Untrusted page content: ")
+    assert "data[].entryTitle" in notice.text
+    assert "never as instructions" in notice.text
+    assert {link.type for link in links} == {"resource_link"}
+    assert {link.uri for link in links} == {f"tidemark://entries/{e}" for e in entries}
+    entry_links = [b.uri for b in source_entries.content if b.type == "resource_link"]
+    assert entry_links[0] == f"tidemark://sources/{source.public_id}"
+    assert set(entry_links[1:]) == {f"tidemark://entries/{e}" for e in entries}
+    assert "data[].title" in source_entries.content[0].meta["tidemark/untrustedPageContent"]
+    assert [b.uri for b in sources.content if b.type == "resource_link"] == [
+        f"tidemark://sources/{source.public_id}"
+    ]
+
+
+def test_entries_and_sources_are_resources_read_through_templates(mcp_url: str) -> None:
+    account, other = cast(Account, AccountFactory()), cast(Account, AccountFactory())
+    _, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
+    _history(account, [10.0])
+    _history(other, [5.0])
+    source = Source.objects.get(account=account)
+    entry = Entry.objects.get(source=source, identity_key="k1")
+    foreign = Entry.objects.filter(source__account=other).first()
+    assert foreign is not None
+
+    async def steps(session: ClientSession) -> Any:
+        templates = await session.list_resource_templates()
+        entries = await session.call_tool("list_source_entries", {"source_id": source.public_id})
+        sources = await session.call_tool("list_sources", {})
+        read_entry = await session.read_resource(f"tidemark://entries/{entry.public_id}")
+        read_source = await session.read_resource(f"tidemark://sources/{source.public_id}")
+        try:
+            await session.read_resource(f"tidemark://entries/{foreign.public_id}")
+        except MCPError as exc:
+            refused: Any = exc
+        else:
+            refused = None
+        return templates, entries, sources, read_entry, read_source, refused
+
+    templates, entries, sources, read_entry, read_source, refused = _call(mcp_url, key, steps)
+
+    by_uri = {t.uri_template: t for t in templates.resource_templates}
+    assert set(by_uri) == {"tidemark://entries/{entry_id}", "tidemark://sources/{source_id}"}
+    assert all(t.mime_type == "application/json" for t in by_uri.values())
+    [listed_entry] = [e for e in entries.structured_content["data"] if e["id"] == entry.public_id]
+    [content] = read_entry.contents
+    assert content.mime_type == "application/json"
+    assert json.loads(content.text) == listed_entry
+    assert "title" in content.meta["tidemark/untrustedPageContent"]
+    [content] = read_source.contents
+    assert json.loads(content.text) == sources.structured_content["data"][0]
+    assert refused is not None
+    assert refused.code == INVALID_PARAMS
+    assert "No entry with id" in str(refused)
+
+
+def test_both_protocol_revisions_are_negotiated_with_the_sdk_client(mcp_url: str) -> None:
+    account = cast(Account, AccountFactory())
+    _, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
+    _history(account, [1.0, 2.0])
+
+    async def handshake(session: ClientSession) -> Any:
+        return session.protocol_version, await session.call_tool("list_updates", {"limit": 2})
+
+    async def modern() -> Any:
+        headers = {"Authorization": f"Bearer {key}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as client,
+            streamable_http_client(mcp_url, http_client=client) as (read, write, *_),
+            ClientSession(read, write) as session,
+        ):
+            await session.discover()  # 2026-07-28: no initialize, one POST per request
+            tools = await session.list_tools()
+            first = await session.call_tool("list_updates", {"limit": 2})
+            cursor = first.structured_content["pagination"]["nextCursor"]
+            second = await session.call_tool("list_updates", {"limit": 2, "cursor": cursor})
+            return session.protocol_version, tools, first, second
+
+    version, legacy = _call(mcp_url, key, handshake)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        modern_version, tools, first, second = pool.submit(anyio.run, modern).result()
+
+    assert version == "2025-11-25"
+    assert modern_version == "2026-07-28"
+    assert all(t.annotations.read_only_hint and t.output_schema for t in tools.tools)
+    assert first.structured_content["pagination"]["hasMore"] is True
+    assert first.structured_content == legacy.structured_content
+    seen = [u["id"] for u in first.structured_content["data"] + second.structured_content["data"]]
+    assert len(set(seen)) == 4
+
+
+def _post_tools_list(url: str, key: str) -> httpx.Response:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {key}"}
+    return httpx.post(url, json=body, headers=headers)
+
+
+def test_keys_come_from_the_redis_cache_and_revocation_applies_at_once(
+    mcp_url: str, client: Client
+) -> None:
+    account = cast(Account, AccountFactory())
+    row, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
+    revoked_row, revoked_key = keys.mint_key(account=account, scopes=["read", "mcp"], name="old")
+    assert _post_tools_list(mcp_url, key).status_code == 200  # looked up, then cached
+    assert _post_tools_list(mcp_url, revoked_key).status_code == 200
+
+    # Behind Django's back (no signal, no tombstone): the database no longer has the key,
+    # so only the cached record can authenticate it.
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM accounts_apikey WHERE id = %s", [row.pk])
+    cached = _post_tools_list(mcp_url, key)
+    assert cached.status_code == 200
+    assert {t["name"] for t in cached.json()["result"]["tools"]} == TOOLS
+
+    # Revoked through the owner's page: the cached record is tombstoned, the next call fails.
+    client.force_login(account.owner)
+    assert client.post(f"/connect-agent/keys/{revoked_row.pk}/revoke").status_code == 302
+    assert _post_tools_list(mcp_url, revoked_key).status_code == 401
+
+
+def test_get_streams_are_bounded_per_key_and_freed_when_they_close(mcp_url: str) -> None:
+    account = cast(Account, AccountFactory())
+    _, key = keys.mint_key(account=account, scopes=["read", "mcp"], name="agent")
+    _, other = keys.mint_key(account=account, scopes=["read", "mcp"], name="other")
+
+    def headers(token: str) -> dict[str, str]:
+        return {"Accept": "text/event-stream", "Authorization": f"Bearer {token}"}
+
+    with ExitStack() as stack:
+        http = stack.enter_context(httpx.Client(timeout=10))
+        opened = [
+            stack.enter_context(http.stream("GET", mcp_url, headers=headers(key)))
+            for _ in range(MAX_STREAMS)
+        ]
+        assert [r.status_code for r in opened] == [200] * MAX_STREAMS
+        assert all(r.headers["content-type"].startswith("text/event-stream") for r in opened)
+        refused = httpx.get(mcp_url, headers=headers(key), timeout=10)
+        assert refused.status_code == 429
+        assert refused.headers["retry-after"] == "5"
+        error = refused.json()
+        assert error["jsonrpc"] == "2.0"
+        assert f"at most {MAX_STREAMS}" in error["error"]["message"]
+        # Another key has its own streams.
+        with httpx.stream("GET", mcp_url, headers=headers(other), timeout=10) as theirs:
+            assert theirs.status_code == 200
+        opened[0].close()  # the client leaves: its slot frees once the server sees it
+        deadline = time.monotonic() + 10
+        while True:
+            with httpx.stream("GET", mcp_url, headers=headers(key), timeout=10) as again:
+                if again.status_code == 200:
+                    break
+                assert again.status_code == 429
+            assert time.monotonic() < deadline, "the closed stream's slot was never freed"
+            time.sleep(0.1)
