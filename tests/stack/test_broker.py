@@ -12,6 +12,7 @@ import pytest
 from kombu import Connection, Exchange, Queue
 
 from config.broker import Channel, Transport
+from tests.config.test_settings import run_settings
 
 
 def _connection(root: Path) -> Connection:
@@ -30,17 +31,27 @@ def _connection(root: Path) -> Connection:
     )
 
 
-def test_embedded_settings_select_this_transport() -> None:
-    from celery import Celery
-
-    app = Celery(set_as_current=False)
-    app.conf.update(
-        broker_url="filesystem://",
-        broker_transport="config.broker:Transport",
+def test_the_embedded_default_selects_this_transport_under_var_dir(tmp_path: Path) -> None:
+    code = (
+        "from config.celery import app; c = app.connection_for_write(); "
+        "print(type(c.transport).__module__, c.transport_options['dead_letter_folder'], "
+        "app.conf.worker_consumer)"
     )
-    with app.connection_for_write() as conn:
-        assert conn.transport_cls == "config.broker:Transport"
-        assert type(conn.transport) is Transport
+    result = run_settings({"VAR_DIR": str(tmp_path)}, code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "config.broker",
+        str(tmp_path / "broker-dead"),
+        "config.celery:Consumer",
+    ]
+    assert (tmp_path / "broker").is_dir()
+    # With Redis the broker is Redis; the consumer that survives bad messages stays.
+    result = run_settings(
+        {"REDIS_URL": "redis://127.0.0.1:6379/15"},
+        code.replace(", c.transport_options['dead_letter_folder']", ""),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["kombu.transport.redis", "config.celery:Consumer"]
 
 
 def test_a_consumer_reading_while_messages_are_written_gets_each_whole(tmp_path: Path) -> None:
