@@ -67,8 +67,8 @@ class Channel(filesystem.Channel):
         wanted = f"{queue}.msg"
         folder = Path(self.data_folder_in)
         for name in sorted(os.listdir(folder)):
-            # Temporary files start with a dot, so their part after the first dot never
-            # ends in the queue's name alone.
+            # A temporary file's name starts with a dot, so what follows its first dot is
+            # never just "<queue>.msg".
             if name.partition(".")[2] != wanted:
                 continue
             claimed = self._claim_folder / name
@@ -139,9 +139,15 @@ class Channel(filesystem.Channel):
         file = self._table_file(exchange)
         try:
             table = loads(file.read_bytes().decode())
+            return [filesystem.exchange_queue_t(*q) for q in table]
         except FileNotFoundError:
             return []
-        return [filesystem.exchange_queue_t(*q) for q in table]
+        except (ValueError, TypeError) as exc:
+            # Torn by kombu's own transport before this one was used: start it afresh
+            # (consumers bind their queues again when they start), rather than fail every
+            # publish to the exchange.
+            logger.error("broker: exchange table %s unreadable (%r); read as empty", file, exc)
+            return []
 
     def _queue_bind(self, exchange: str, routing_key: str, pattern: str | None, queue: str) -> None:
         entry = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")

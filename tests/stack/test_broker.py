@@ -187,3 +187,14 @@ def test_exchange_tables_are_always_whole_while_queues_bind(tmp_path: Path) -> N
     with _connection(tmp_path) as conn:
         table = cast(Channel, conn.default_channel).get_table("fan")
     assert {q.queue for q in table} == {f"q{w}-{i}" for w in range(3) for i in range(40)}
+
+
+def test_a_table_torn_by_kombus_own_transport_reads_as_empty_and_is_rewritten(
+    tmp_path: Path,
+) -> None:
+    with _connection(tmp_path) as conn:
+        (tmp_path / "control" / "torn.exchange").write_bytes(b"")
+        channel = cast(Channel, conn.default_channel)
+        assert channel.get_table("torn") == []
+        Queue("mended", Exchange("torn", type="direct"), "k", channel=channel).declare()
+        assert [q.queue for q in channel.get_table("torn")] == ["mended"]
