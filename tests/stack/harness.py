@@ -139,7 +139,7 @@ class Stack:
             found[match.group(1)] = int(match.group(2))
         return found
 
-    def wait_started(self, timeout: float = 60) -> dict[str, int]:
+    def wait_started(self, timeout: float = 120) -> dict[str, int]:
         """Wait until every process has started and the web and MCP ports answer."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
