@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import logging
 import os
-from collections.abc import Callable
 from typing import Any
 
 from celery import Celery
 
 # celery-types declares only the first half of the fixup (DjangoWorkerFixup is in Celery).
 from celery.fixups.django import DjangoFixup, DjangoWorkerFixup  # type: ignore[attr-defined]
-from celery.worker.consumer import Consumer as _Consumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-
-logger = logging.getLogger(__name__)
 
 
 class _WorkerFixup(DjangoWorkerFixup):
@@ -50,40 +45,6 @@ def django_fixup(app: Celery) -> DjangoFixup:
     fixup = _Fixup(app)
     fixup.install()
     return fixup
-
-
-class Consumer(_Consumer):
-    """Celery's consumer, except that a message it cannot turn into a task is rejected and
-    logged instead of stopping the worker (`CELERY_WORKER_CONSUMER`).
-
-    Celery handles a body that does not decode and an unknown task name, but some headers
-    still raise out of the consumer (a task message without an `id` raises KeyError from
-    `Request`), and the worker then exits with "Unrecoverable error" after putting the
-    message back, so that every restart meets it again.
-    """
-
-    def create_task_handler(self, *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
-        handle = super().create_task_handler(*args, **kwargs)
-        # Set by Consumer.__init__ (not in celery-types' stubs).
-        connection_errors: tuple[type[BaseException], ...] = self.connection_errors  # type: ignore[attr-defined]
-
-        def on_task_received(message: Any) -> Any:
-            try:
-                return handle(message)
-            except connection_errors:
-                raise  # the connection's to recover, not the message's fault
-            except Exception as exc:
-                logger.error(
-                    "worker: rejected a message it cannot run (%r); headers: %.500r",
-                    exc,
-                    getattr(message, "headers", None),
-                    exc_info=True,
-                )
-                if not message.acknowledged:
-                    message.reject_log_error(logger, connection_errors)
-                return None
-
-        return on_task_received
 
 
 app = Celery("tidemark", fixups=["config.celery:django_fixup"])

@@ -242,7 +242,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A message the worker cannot turn into a task is logged and rejected, not fatal.
-CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+CELERY_WORKER_CONSUMER = "config.worker:Consumer"
 CELERY_TASK_ROUTES = {"webhooks.*": {"queue": "webhooks"}, "watcher.render": {"queue": "render"}}
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360

@@ -42,7 +42,7 @@ def test_the_embedded_default_selects_this_transport_under_var_dir(tmp_path: Pat
     assert result.stdout.split() == [
         "config.broker",
         str(tmp_path / "broker-dead"),
-        "config.celery:Consumer",
+        "config.worker:Consumer",
     ]
     assert (tmp_path / "broker").is_dir()
     # With Redis the broker is Redis; the consumer that survives bad messages stays.
@@ -51,7 +51,7 @@ def test_the_embedded_default_selects_this_transport_under_var_dir(tmp_path: Pat
         code.replace(", c.transport_options['dead_letter_folder']", ""),
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["kombu.transport.redis", "config.celery:Consumer"]
+    assert result.stdout.split() == ["kombu.transport.redis", "config.worker:Consumer"]
 
 
 def test_a_consumer_reading_while_messages_are_written_gets_each_whole(tmp_path: Path) -> None:
