@@ -36,7 +36,7 @@ run: setup
 	WEBHOOK_ALLOW_LOOPBACK=true FETCH_ALLOW_LOOPBACK=true MCP_PORT=$(MCP_PORT) SITE_PORT=$(SITE_PORT) \
 		APP_BASE_URL=http://127.0.0.1:$(PORT) \
 		PATH="$(CURDIR)/$(BIN):$$PATH" \
-		$(BIN)/honcho start --port $(PORT) --procfile Procfile web worker render beat mcp site
+		$(BIN)/honcho start --port $(PORT) --procfile Procfile.dev web worker render beat mcp site
 
 test: setup lint typecheck pytest pytest-sqlite
 

@@ -16,7 +16,6 @@ from django.core.exceptions import ImproperlyConfigured
 from config.storage import s3_storage
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
 
 _TRUE = frozenset({"true", "1", "yes", "on"})
 _FALSE = frozenset({"false", "0", "no", "off"})
@@ -43,6 +42,8 @@ class _StrictEnv(environ.Env):
 
 
 env = _StrictEnv()
+# Local state of the embedded defaults: the SQLite database, snapshot bytes, the broker.
+VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 
 DEBUG: bool = env.bool("DEBUG", default=True)
 
@@ -212,14 +213,21 @@ _BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
 _EMBEDDED_BROKER = CELERY_BROKER_URL.startswith("filesystem://")
 if _EMBEDDED_BROKER:
+    # kombu's filesystem transport hands a worker half-written files (config/broker.py); ours
+    # writes atomically and dead-letters what it cannot read.
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "data_folder_in": str(_BROKER_DIR),
         "data_folder_out": str(_BROKER_DIR),
         "control_folder": str(VAR_DIR / "broker-control"),
+        "dead_letter_folder": str(VAR_DIR / "broker-dead"),
+        # A worker with all its processes busy looks again after this long (kombu: 1 s,
+        # which caps a worker of 4 processes at about 4 short tasks a second).
+        "polling_interval": 0.05,
     }
     # kombu's filesystem transport does not create its folders; without them the embedded
     # default (make run) cannot publish a single task.
-    for _folder in (_BROKER_DIR, VAR_DIR / "broker-control"):
+    for _folder in (_BROKER_DIR, VAR_DIR / "broker-control", VAR_DIR / "broker-dead"):
         _folder.mkdir(parents=True, exist_ok=True)
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
@@ -234,6 +242,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A message the worker cannot turn into a task is logged and rejected, not fatal.
+CELERY_WORKER_CONSUMER = "config.worker:Consumer"
 CELERY_TASK_ROUTES = {"webhooks.*": {"queue": "webhooks"}, "watcher.render": {"queue": "render"}}
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360

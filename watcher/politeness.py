@@ -1,71 +1,113 @@
 """Politeness per host: at most FETCH_HOST_CONCURRENCY requests at once and at least
 FETCH_HOST_GAP_MS between the starts of two requests to one host, across every worker.
 
-The counters live in Redis when there is one (two small Lua scripts, one round trip each),
-else in this process (the embedded default runs one worker).
+Each request holds a slot: a lease with its own token and expiry, not a share of a counter.
+A worker that dies holding one (kill -9, a lost machine) leaves a lease that runs out on
+its own after `_SLOT_LEASE_MS`, whatever the others do; a counter whose expiry every
+attempt renewed stayed full for as long as anyone kept asking.
+
+The leases live in Redis when there is one (a sorted set per host, tokens scored by
+expiry; one Lua script prunes the expired, takes a slot and reserves the next start in one
+round trip), else in a small file per host under VAR_DIR/politeness, read and rewritten
+under a lock, so that every process of this machine (the embedded worker's pool, the render
+worker) shares them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import threading
+import fcntl
+import hashlib
+import json
 import time
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 
-# One round trip: take a slot (INCR the host's in-flight counter unless it is full; the
-# counter expires on its own should a worker die holding slots) and reserve the next start
-# time. Returns -1 when the host is full, else how many ms to wait before starting.
+# One round trip: drop the host's expired leases, take a slot unless the host is full
+# (a new lease scored by its expiry), and reserve the next start time. Returns -1 when the
+# host is full, else how many ms to wait before starting. A full host changes nothing, so
+# callers polling it cannot keep a dead holder's lease alive.
 _TAKE = """
-local n = redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if n > tonumber(ARGV[1]) then
-  redis.call('DECR', KEYS[1])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local lease = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
   return -1
 end
+redis.call('ZADD', KEYS[1], now + lease, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], lease)
 local gap = tonumber(ARGV[3])
 if gap <= 0 then
   return 0
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local nxt = tonumber(redis.call('GET', KEYS[2]) or '0')
 local start = math.max(now, nxt)
 redis.call('SET', KEYS[2], start + gap, 'PX', gap + 60000)
 return start - now
 """
-_SLOT_TTL_MS = 120_000  # longer than any fetch may take
+# Longer than any fetch may take while holding a slot (robots.txt and the page, each
+# bounded by FETCH_TOTAL_TIMEOUT; a render by RENDER_TIMEOUT_SECONDS).
+_SLOT_LEASE_MS = 120_000
 _POLL_SECONDS = 0.05
 
 
-class _Local:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.in_flight: dict[str, int] = {}
-        self.next_start: dict[str, float] = {}
+class _Files:
+    """The leases of each host in a JSON file under `folder`, changed under an exclusive
+    lock: {"slots": {token: expiry ms}, "next": ms}. Wall-clock times, since they are
+    compared across processes; a lease further ahead than a whole lease (the clock went
+    back) counts as expired."""
 
-    def take(self, host: str, limit: int) -> bool:
-        with self.lock:
-            if self.in_flight.get(host, 0) >= limit:
-                return False
-            self.in_flight[host] = self.in_flight.get(host, 0) + 1
-            return True
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
 
-    def give(self, host: str) -> None:
-        with self.lock:
-            self.in_flight[host] = max(0, self.in_flight.get(host, 0) - 1)
+    @contextlib.contextmanager
+    def _state(self, host: str) -> Iterator[dict[str, Any]]:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256(host.encode()).hexdigest()[:32]
+        with open(self.folder / name, "a+") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            try:
+                f.seek(0)
+                try:
+                    state = json.loads(f.read() or "{}")
+                except ValueError:
+                    state = {}  # torn by a crash mid-write: the leases start afresh
+                state.setdefault("slots", {})
+                state.setdefault("next", 0)
+                yield state
+                f.seek(0)
+                f.truncate()
+                f.write(json.dumps(state))
+                f.flush()
+            finally:
+                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
-    def reserve(self, host: str, gap_ms: int) -> float:
-        with self.lock:
-            now = time.monotonic()
-            start = max(now, self.next_start.get(host, 0.0))
-            self.next_start[host] = start + gap_ms / 1000
+    def take(self, host: str, limit: int, lease_ms: int, gap_ms: int, token: str) -> int:
+        with self._state(host) as state:
+            now = int(time.time() * 1000)
+            slots = {
+                t: expiry for t, expiry in state["slots"].items() if now < expiry <= now + lease_ms
+            }
+            state["slots"] = slots
+            if len(slots) >= limit:
+                return -1
+            slots[token] = now + lease_ms
+            if gap_ms <= 0:
+                return 0
+            # No holder can have reserved further ahead than one gap per slot.
+            nxt = state["next"] if state["next"] <= now + (limit + 1) * gap_ms else 0
+            start = max(now, nxt)
+            state["next"] = start + gap_ms
             return start - now
 
-
-_local = _Local()
+    def give(self, host: str, token: str) -> None:
+        with self._state(host) as state:
+            state["slots"].pop(token, None)
 
 
 def _redis() -> Any:
@@ -79,7 +121,7 @@ def _redis() -> Any:
 _take_script: Any = None
 
 
-def _take(conn: Any, keys: list[str], args: list[int]) -> int:
+def _take(conn: Any, keys: list[str], args: list[int | str]) -> int:
     """`_TAKE` by EVALSHA: its digest travels, not its text (redis-py loads the script again
     when Redis has forgotten it)."""
     global _take_script
@@ -93,22 +135,25 @@ def host_slot(host: str) -> Iterator[None]:
     """Wait for a slot of `host` and its gap, hold the slot for the block's duration."""
     limit = max(1, settings.FETCH_HOST_CONCURRENCY)
     gap_ms = max(0, settings.FETCH_HOST_GAP_MS)
+    token = uuid.uuid4().hex
     conn = _redis()
     if conn is None:
-        while not _local.take(host, limit):
+        files = _Files(Path(settings.VAR_DIR) / "politeness")
+        while (wait_ms := files.take(host, limit, _SLOT_LEASE_MS, gap_ms, token)) < 0:
             time.sleep(_POLL_SECONDS)
         try:
-            time.sleep(_local.reserve(host, gap_ms))
+            if wait_ms > 0:
+                time.sleep(wait_ms / 1000)
             yield
         finally:
-            _local.give(host)
+            files.give(host, token)
         return
-    slots, gap = f"tm:host:{host}:n", f"tm:host:{host}:next"
-    while (wait_ms := _take(conn, [slots, gap], [limit, _SLOT_TTL_MS, gap_ms])) < 0:
+    slots, gap = f"tm:host:{host}:slots", f"tm:host:{host}:next"
+    while (wait_ms := _take(conn, [slots, gap], [limit, _SLOT_LEASE_MS, gap_ms, token])) < 0:
         time.sleep(_POLL_SECONDS)
     try:
         if wait_ms > 0:
             time.sleep(wait_ms / 1000)
         yield
     finally:
-        conn.decr(slots)
+        conn.zrem(slots, token)

@@ -78,3 +78,48 @@ def test_demo_is_idempotent_and_mints_a_fresh_key_each_run(tmp_storage):
     assert (fresh.revoked_at, fresh.name, fresh.scopes) == (None, "demo", ["mcp", "read"])
     assert "already present" in second
     assert "curl -H" in second
+
+
+PASSWORD_LINE = re.compile(r"^Owner login: demo / (\S+)$", re.MULTILINE)
+
+
+def test_the_password_is_set_once_and_kept_so_a_restart_keeps_the_owner_signed_in(
+    tmp_storage, client
+):
+    first = run_demo()
+    match = PASSWORD_LINE.search(first)
+    assert match is not None
+    password = match.group(1)
+    assert client.login(username="demo", password=password)
+    assert client.get("/sources").status_code == 200
+
+    second = run_demo()
+
+    assert PASSWORD_LINE.search(second) is None  # not printed again: it did not change
+    assert "manage.py demo --reset-password" in second
+    owner = Account.objects.get(slug="demo").owner
+    assert owner.check_password(password)
+    # The session the first run's password opened is still good.
+    assert client.get("/sources").status_code == 200
+
+
+def test_reset_password_sets_and_prints_a_new_one_and_signs_the_owner_out(tmp_storage, client):
+    first = PASSWORD_LINE.search(run_demo())
+    assert first is not None
+    assert client.login(username="demo", password=first.group(1))
+
+    again = PASSWORD_LINE.search(run_demo("--reset-password"))
+
+    assert again is not None
+    assert again.group(1) != first.group(1)
+    owner = Account.objects.get(slug="demo").owner
+    assert owner.check_password(again.group(1))
+    assert not owner.check_password(first.group(1))
+    assert client.get("/sources").status_code == 302  # the old session ended with it
+
+
+def test_an_explicit_password_is_set_on_any_run(tmp_storage):
+    run_demo()
+    out = run_demo("--password", "harbour-lantern-42")
+    assert "Owner login: demo / harbour-lantern-42" in out
+    assert Account.objects.get(slug="demo").owner.check_password("harbour-lantern-42")

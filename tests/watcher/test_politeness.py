@@ -1,10 +1,16 @@
-"""Politeness per host: concurrency and the minimum gap, shared through Redis."""
+"""Politeness per host: concurrency and the minimum gap, shared through Redis or, without
+it, through files under VAR_DIR; slots are leases that a crashed holder cannot keep."""
 
 from __future__ import annotations
 
 import itertools
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,13 +18,16 @@ from django.conf import settings as django_settings
 
 from watcher import politeness
 
+ROOT = Path(__file__).resolve().parents[2]
 
-@pytest.fixture(params=["redis", "process"])
-def store(request: pytest.FixtureRequest, settings: Any) -> str:
+
+@pytest.fixture(params=["redis", "files"])
+def store(request: pytest.FixtureRequest, settings: Any, tmp_path: Path) -> str:
     if request.param == "redis" and not django_settings.REDIS_URL:
         pytest.skip("no REDIS_URL")
-    if request.param == "process":
+    if request.param == "files":
         settings.REDIS_URL = ""
+        settings.VAR_DIR = tmp_path
     return str(request.param)
 
 
@@ -87,4 +96,86 @@ def test_a_script_redis_forgot_is_loaded_again(settings: Any) -> None:
     with politeness.host_slot(host):
         waited = time.monotonic() - began
     assert 0.1 <= waited < 1.0
-    assert politeness._redis().get(f"tm:host:{host}:n") in (b"0", None)
+    assert politeness._redis().zcard(f"tm:host:{host}:slots") == 0
+
+
+# A worker that holds every slot of a host, then is killed with SIGKILL: no `finally` runs.
+_HOLDER = """
+import contextlib, sys, time
+import django
+django.setup()
+from watcher import politeness
+politeness._SLOT_LEASE_MS = int(sys.argv[2])
+with contextlib.ExitStack() as stack:
+    for _ in range(2):
+        stack.enter_context(politeness.host_slot(sys.argv[1]))
+    print("held", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_slots_of_a_killed_holder_free_themselves_after_the_lease_while_others_poll(
+    store: str, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.FETCH_HOST_GAP_MS = 0
+    settings.FETCH_HOST_CONCURRENCY = 2
+    lease_ms = 1500
+    monkeypatch.setattr(politeness, "_SLOT_LEASE_MS", lease_ms)
+    host = f"crash-{store}-{time.time_ns()}.test"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "REDIS_URL": settings.REDIS_URL,
+        "VAR_DIR": str(settings.VAR_DIR),
+        "FETCH_HOST_CONCURRENCY": "2",
+        "FETCH_HOST_GAP_MS": "0",
+    }
+    if store == "redis":
+        env["DATABASE_URL"] = os.environ.get("DATABASE_URL", "")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, host, str(lease_ms)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == b"held\n"
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(10)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+    killed = time.monotonic()
+
+    # Three callers poll the full host at once, every 50 ms, as waiting tasks do.
+    entered: list[float] = []
+    lock = threading.Lock()
+
+    def one() -> None:
+        with politeness.host_slot(host), lock:
+            entered.append(time.monotonic() - killed)
+
+    threads = [threading.Thread(target=one, daemon=True) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert len(entered) == 3, "a dead holder's slots never freed"
+    # Held until the lease ran out (the holder took them at most ~1 s before the kill),
+    # then free, polling notwithstanding.
+    assert min(entered) > 0.3
+    assert max(entered) < lease_ms / 1000 + 2
+
+
+def test_a_slot_released_is_free_at_once_and_only_its_own(store: str, settings: Any) -> None:
+    settings.FETCH_HOST_GAP_MS = 0
+    settings.FETCH_HOST_CONCURRENCY = 1
+    host = f"release-{store}-{time.time_ns()}.test"
+    for _ in range(3):
+        began = time.monotonic()
+        with politeness.host_slot(host):
+            pass
+        assert time.monotonic() - began < 0.2
+    if store == "redis":
+        assert politeness._redis().zcard(f"tm:host:{host}:slots") == 0

@@ -2,9 +2,11 @@
 
 The history (a shop, a job board and a price list, fetched every 12 hours) is written once,
 through the real ingestion engine with explicit backfill times, inside one transaction, so
-an interrupted run leaves nothing half made. Every run sets a fresh owner password (unless
-`--password` is given), revokes the previous keys named `demo`, mints a new one and prints
-it with a curl line: `make run` shows them on every start.
+an interrupted run leaves nothing half made. The owner's password is set when the owner is
+created (a fresh one, or `--password`) and printed then; later runs keep it, so a restart of
+`make run` does not sign the owner out, and say how to set a new one (`--reset-password`,
+or `--password`). Every run revokes the previous keys named `demo`, mints a new one and
+prints it with a curl line: `make run` shows them on every start.
 """
 
 from __future__ import annotations
@@ -398,13 +400,23 @@ class Command(BaseCommand):
             "--base-url", default="http://127.0.0.1:8000", help="for the printed curl line"
         )
         parser.add_argument(
-            "--password", default=None, help="the owner's password (default: a fresh one)"
+            "--password",
+            default=None,
+            help="set the owner's password to this (default: a fresh one when the owner is "
+            "created, else the password is kept)",
+        )
+        parser.add_argument(
+            "--reset-password",
+            action="store_true",
+            help="set a fresh password for the owner and print it",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        password: str = options["password"] or secrets.token_urlsafe(9)
+        password: str | None = options["password"]
+        if password is None and options["reset_password"]:
+            password = secrets.token_urlsafe(9)
         with transaction.atomic():
-            account = self._account(password)
+            account, password = self._account(password)
             created_history = not Source.objects.filter(account=account).exists()
             if created_history:
                 # Five days back, on the hour, so the last fetch is about six hours old.
@@ -420,12 +432,21 @@ class Command(BaseCommand):
             f"Demo history: {'created' if created_history else 'already present'} "
             f"({sources} sources)."
         )
-        self.stdout.write(f"Owner login: {account.owner.get_username()} / {password}")
+        username = account.owner.get_username()
+        if password is not None:
+            self.stdout.write(f"Owner login: {username} / {password}")
+        else:
+            self.stdout.write(
+                f"Owner login: {username} (the password printed when it was set; a new one: "
+                ".venv/bin/python manage.py demo --reset-password)"
+            )
         self.stdout.write(f"Owner pages (sources, feed, keys): {base}/sources")
         self.stdout.write(f"API key: {key}")
         self.stdout.write(f'curl -H "Authorization: Bearer {key}" {base}/v1/updates')
 
-    def _account(self, password: str) -> Account:
+    def _account(self, password: str | None) -> tuple[Account, str | None]:
+        """The demo account and its owner, and the password set now, if one was: the given
+        one, or a fresh one for an owner without a password yet (a new one)."""
         user_model = get_user_model()
         account = Account.objects.select_related("owner").filter(slug=SLUG).first()
         if account is None:
@@ -434,6 +455,10 @@ class Command(BaseCommand):
             )
             account = Account.objects.create(slug=SLUG, name="Demo", owner=owner)
         owner = account.owner
-        owner.set_password(password)
-        owner.save(update_fields=["password"])
-        return account
+        # A user just created has an empty password, which Django counts as usable.
+        if password is None and (not owner.password or not owner.has_usable_password()):
+            password = secrets.token_urlsafe(9)
+        if password is not None:
+            owner.set_password(password)
+            owner.save(update_fields=["password"])
+        return account, password
