@@ -275,8 +275,13 @@ class _Guard:
         self.first: Answer | None = None  # the page, fetched before the browser navigates
 
     async def route(self, route: Any) -> None:
+        # The page's context may be closed while a request is in flight (the render is
+        # done): answering it then fails, and there is no one left to tell.
+        with contextlib.suppress(Exception):
+            await self._answer(route)
+
+    async def _answer(self, route: Any) -> None:
         request = route.request
-        url = request.url
         if request.resource_type in _UNNEEDED:
             await route.abort("blockedbyclient")
             return
@@ -291,7 +296,7 @@ class _Guard:
                     self.pool,
                     exchange,
                     request.method,
-                    url,
+                    request.url,
                     dict(request.headers),
                     request.post_data_buffer,
                     self.hosts,
