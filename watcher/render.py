@@ -121,7 +121,7 @@ class Rendered:
     url: str
     html: str
     screenshot: bytes  # a full-page PNG
-    blocked: list[str]  # requests (or redirect hops) refused by the SSRF check
+    blocked: list[str]  # requests (or redirect hops) the SSRF check refused; WebSockets
 
 
 def chromium_path() -> str | None:
