@@ -597,21 +597,30 @@ class _Activity:
 
     def __init__(self, page: Any) -> None:
         self.in_flight = 0
+        self.last = 0.0  # when a request last started or ended (monotonic seconds)
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", self._ended)
 
     def _started(self, request: Any) -> None:
         self.in_flight += 1
+        self.last = time.monotonic()
 
     def _ended(self, request: Any) -> None:
         self.in_flight = max(0, self.in_flight - 1)
+        self.last = time.monotonic()
 
     async def settle(self, page: Any, cap_ms: float) -> None:
         deadline = time.monotonic() + cap_ms / 1000
         while time.monotonic() < deadline:
             if self.in_flight:
                 await asyncio.sleep(SETTLE_QUIET_MS / 3000)
+                continue
+            # An answer's script callbacks run after its request has finished (a page's
+            # data is written into the DOM then): the quiet is counted from that moment too.
+            idle_ms = (time.monotonic() - self.last) * 1000
+            if idle_ms < SETTLE_QUIET_MS:
+                await asyncio.sleep((SETTLE_QUIET_MS - idle_ms) / 1000)
                 continue
             try:
                 quiet = await page.evaluate("() => performance.now() - (window.__tmChanged || 0)")
