@@ -242,7 +242,7 @@ def test_workers_cannot_reach_a_private_address(site: Site, secret: SecretServer
 
 
 def test_a_shared_worker_is_held_by_the_blackhole_proxy_too(
-    site: Site, secret: SecretServer
+    site: Site, secret: SecretServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A shared worker's requests are not routed: with `SharedWorker` put back, its fetch
     still reaches nothing (Chromium's proxy goes nowhere, loopback included)."""
@@ -258,14 +258,12 @@ def test_a_shared_worker_is_held_by_the_blackhole_proxy_too(
         SHARED_WORKER.replace("SECRET_URL", secret.url()),
         content_type="application/javascript",
     )
-    restore = render._NO_SHARED_WORKERS
     render._browser.run(render._browser.close)  # the spare tab was opened with the script
-    render._NO_SHARED_WORKERS = ""
+    monkeypatch.setattr(render, "_NO_SHARED_WORKERS", "")
     try:
         rendered = render.render(site.url("/list"))
     finally:
-        render._NO_SHARED_WORKERS = restore
-        render._browser.run(render._browser.close)
+        render._browser.run(render._browser.close)  # its spare tab lacks the script
     assert "shared:failed" in rendered.html  # it ran, and its request got nowhere
     assert secret.connections == 0
 
