@@ -214,7 +214,12 @@ def observe_rendered(source: Source, watch: Watch) -> Observation:
         raise
     except Exception as exc:  # a check is never lost (DESIGN)
         return Observation("failed", _internal(exc, "rendering the page"))
-    page = Page.parse(rendered.html.encode(), rendered.url, "text/html")
+    # Where the page ended up (a script may navigate it) is checked like every hop was.
+    refusal = render.final_url_refusal(rendered.url)
+    if refusal:
+        return Observation("failed", f"Tidemark does not fetch this address: {refusal}.")
+    # The DOM was serialised as text: it is UTF-8 now, whatever its <meta charset> says.
+    page = Page.parse(rendered.html.encode(), rendered.url, "text/html; charset=utf-8")
     extraction = _extract(page, watch)
     obs = Observation(
         "ok",

@@ -14,6 +14,7 @@ Failures raise `FetchFailed` with one human-readable sentence: the fetch's `fail
 from __future__ import annotations
 
 import contextlib
+import re
 import ssl
 import threading
 import time
@@ -35,6 +36,7 @@ ACCEPT = (
 )
 _KEEPALIVE = 4
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.IGNORECASE)
 
 
 class FetchFailed(Exception):
@@ -151,6 +153,16 @@ def check_page_url(url: str) -> None:
     """The static part of the SSRF check (scheme, credentials, host spelling). Raises
     UnsafeURL; the addresses are checked when connecting."""
     netguard.split_url(url, schemes=("http", "https"))
+
+
+def page_charset(body: bytes, content_type: str | None) -> str:
+    """The one rule by which a page's bytes are read, static or rendered: the charset the
+    Content-Type declares, else a `<meta charset>` in the first 4 KB, else UTF-8 (never
+    the browser's Windows-1252 default: the two paths would read a page differently)."""
+    if content_type and "charset=" in content_type.lower():
+        return content_type.lower().split("charset=", 1)[1].split(";")[0].strip().strip("\"'")
+    match = _META_CHARSET.search(body[:4096])
+    return match.group(1).decode("ascii", "replace").lower() if match else "utf-8"
 
 
 def _decoder(encoding: str) -> Any:

@@ -9,8 +9,8 @@ from typing import Any
 from watcher.extract import markdown as md
 from watcher.extract.tree import has_microdata, parse_html, text_of
 from watcher.extract.values import Locale, absolute, clean
+from watcher.fetch import page_charset
 
-_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.IGNORECASE)
 _FEED_START = re.compile(rb"^\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(rss|feed|rdf:RDF)\b", re.S)
 _NEXT_WORDS = frozenset(
     {
@@ -40,13 +40,6 @@ _NEXT_WORDS = frozenset(
 _APP_ROOTS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "react-root")
 _NOISE_TAGS = ("script", "style", "noscript", "template", "svg")
 _CURRENCY_PROPERTIES = frozenset({"og:price:currency", "product:price:currency"})
-
-
-def _charset(body: bytes, content_type: str | None) -> str:
-    if content_type and "charset=" in content_type.lower():
-        return content_type.lower().split("charset=", 1)[1].split(";")[0].strip().strip("\"'")
-    match = _CHARSET.search(body[:4096])
-    return match.group(1).decode("ascii", "replace").lower() if match else "utf-8"
 
 
 _PAGER = re.compile(r"pagination|pager|paging|page-nav|pagenav|pages", re.IGNORECASE)
@@ -86,7 +79,7 @@ class Page:
 
     @cached_property
     def encoding(self) -> str:
-        return _charset(self.body, self.content_type)
+        return page_charset(self.body, self.content_type)
 
     @cached_property
     def text(self) -> str:
