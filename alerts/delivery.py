@@ -212,7 +212,9 @@ def gather_digests(now: datetime | None = None) -> list[int]:
             if rule is None or not rule.active:
                 continue
             rows = AlertDelivery.objects.bulk_create(
-                AlertDelivery(rule=rule, target=t, events=events, digest=True, next_attempt_at=now)
+                AlertDelivery(
+                    rule=rule, target=t, events=events, digest=True, next_attempt_at=timezone.now()
+                )
                 for t in rule.targets
             )
             created.extend(r.pk for r in rows)

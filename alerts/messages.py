@@ -34,9 +34,9 @@ def _value(value: Any, unit: str | None) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float | int):
-        text = f"{value:.2f}" if isinstance(value, float) and not value.is_integer() else f"{value}"
-        if isinstance(value, float) and value.is_integer() and unit:
-            text = f"{value:.2f}"
+        money = unit is not None and len(unit) == 3 and unit.isupper()  # a currency code
+        whole = float(value).is_integer()
+        text = f"{value:.2f}" if money or not whole else f"{int(value)}"
         return f"{text} {unit}" if unit else text
     return str(value)
 
@@ -158,7 +158,7 @@ def render(rule: AlertRule, events: list[dict[str, Any]], *, digest: bool) -> Me
     footer = f"\n\nYour alert: {rule.title} — {_base()}/alerts\n"
     if digest or len(parts) > 1:
         subject = f"{rule.title}: {len(parts)} matches"
-        body = "\n\n".join("\n".join(lines) for _, lines in parts) + footer
+        body = "\n\n".join(f"* {head}\n" + "\n".join(lines) for head, lines in parts) + footer
         return Message(subject, body, payload)
     subject, lines = parts[0]
     return Message(subject[:200], "\n\n".join(lines) + footer, payload)
