@@ -119,7 +119,7 @@ def send(delivery: AlertDelivery) -> str:
     which = channels.kind(target)
     message = messages.render(rule, list(delivery.events), digest=delivery.digest)
     if not message.body:
-        return "nothing left to tell (the updates were deleted)"
+        return "nothing left to tell (deleted since, or a pause already over)"
     if which == "webhook":
         return _hand_to_webhook(delivery, message)
     if which in ("owner", "mailto"):

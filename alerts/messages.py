@@ -147,6 +147,10 @@ def render(rule: AlertRule, events: list[dict[str, Any]], *, digest: bool) -> Me
             payload.append({"update": item, "change": change_words(item)})
         else:
             source = sources.get(event["source"])
+            if event.get("event") == "paused" and (
+                source is None or source.status != event.get("status")
+            ):
+                continue  # resumed (or deleted) before the message left: the news is stale
             parts.append(_source_lines(event, source))
             payload.append(
                 {**event, "source": source.public_id if source else None}

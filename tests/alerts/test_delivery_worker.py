@@ -111,9 +111,7 @@ def test_killing_the_worker_between_ingest_and_delivery_loses_nothing(
     assert len(rec.requests) == 2
 
 
-def test_a_digest_gathers_three_matches_into_one_message(
-    alerts_worker: Any, receiver: Any
-) -> None:
+def test_a_digest_gathers_three_matches_into_one_message(alerts_worker: Any, receiver: Any) -> None:
     account = make_account()
     rec = receiver(200)
     rule = add_rule(account, "new", json_target(rec), digest="hourly")
