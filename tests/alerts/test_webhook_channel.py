@@ -63,4 +63,7 @@ def test_a_disabled_endpoint_fails_the_alert_at_once(account: Account) -> None:
     [alert] = AlertDelivery.objects.filter(rule=rule)
     assert delivery.attempt(alert.pk) is None
     alert.refresh_from_db()
-    assert (alert.status, alert.last_error) == ("failed", f"webhook endpoint {endpoint.pk} is disabled")
+    assert (alert.status, alert.last_error) == (
+        "failed",
+        f"webhook endpoint {endpoint.pk} is disabled",
+    )
