@@ -83,7 +83,10 @@ def _importance_check(least: int) -> Check:
 
 def _title_check(text: str) -> Check:
     def check(update: UpdateView) -> bool:
-        return text in (update.entry.title or "").casefold()
+        folded = getattr(update, "folded_title", None)
+        if folded is None:
+            folded = (update.entry.title or "").casefold()
+        return text in folded
 
     return check
 
@@ -146,9 +149,16 @@ def move_fires(trigger: c.Move, previous: float, current: float) -> bool:
 
 
 @dataclass
-class _Thresholds:
+class _Sorted:
+    """Rules keyed by a number, sorted, so a value selects its rules by bisection."""
+
     values: list[float] = field(default_factory=list)
     rules: list[Compiled] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, pairs: list[tuple[float, Compiled]]) -> _Sorted:
+        pairs.sort(key=lambda pair: pair[0])
+        return cls([v for v, _ in pairs], [r for _, r in pairs])
 
     def crossed(self, op: str, previous: float | None, current: float) -> list[Compiled]:
         """Rules `FIELD op N` that `previous` → `current` makes true (N between the two)."""
@@ -167,6 +177,23 @@ class _Thresholds:
             hi = bisect.bisect_right(values, current)
         return self.rules[lo:hi] if lo < hi else []
 
+    def up_to(self, amount: float) -> list[Compiled]:
+        """Rules whose N is at most `amount` (a move of `amount` reaches them)."""
+        return self.rules[: bisect.bisect_right(self.values, amount + 1e-9)]
+
+
+_MOVE_KEYS = {("drop", False): 0, ("drop", True): 1, ("rise", False): 2, ("rise", True): 3}
+
+
+@dataclass
+class _FieldRules:
+    """Everything that watches one field's moves."""
+
+    thresholds: list[tuple[str, _Sorted]] = field(default_factory=list)
+    moves: list[_Sorted | None] = field(default_factory=lambda: [None, None, None, None])
+    becomes: dict[bool, list[Compiled]] = field(default_factory=dict)
+    lowest: list[Compiled] = field(default_factory=list)
+
 
 @dataclass
 class RuleIndex:
@@ -175,12 +202,11 @@ class RuleIndex:
     by_type: dict[str, list[Compiled]] = field(default_factory=dict)  # new, removed
     changed: list[Compiled] = field(default_factory=list)  # any modified update
     every: list[Compiled] = field(default_factory=list)  # filters only: any update
-    moves: dict[str, list[Compiled]] = field(default_factory=dict)  # field → drop/rise/...
-    thresholds: dict[tuple[str, str], _Thresholds] = field(default_factory=dict)
-    fields: set[str] = field(default_factory=set)  # the fields any threshold or move reads
+    fields: dict[str, _FieldRules] = field(default_factory=dict)
     on_first: list[Compiled] = field(default_factory=list)
     broken: list[Compiled] = field(default_factory=list)
     paused: list[Compiled] = field(default_factory=list)
+    titles: bool = False  # whether any rule filters on the title
 
     @property
     def watches_updates(self) -> bool:
@@ -189,7 +215,8 @@ class RuleIndex:
     @classmethod
     def build(cls, rules: Iterable[Compiled]) -> RuleIndex:
         index = cls()
-        pending: dict[tuple[str, str], list[Compiled]] = {}
+        thresholds: dict[str, dict[str, list[tuple[float, Compiled]]]] = {}
+        moves: dict[str, list[list[tuple[float, Compiled]]]] = {}
         for rule in rules:
             trigger = rule.condition.trigger
             if trigger is None:
@@ -204,32 +231,45 @@ class RuleIndex:
             elif isinstance(trigger, c.Paused):
                 index.paused.append(rule)
             elif isinstance(trigger, c.Compare):
-                pending.setdefault((trigger.field, trigger.op), []).append(rule)
-                index.fields.add(trigger.field)
-            else:
-                name = "price" if isinstance(trigger, c.Move | c.Lowest) else trigger.field
-                index.moves.setdefault(name, []).append(rule)
-                index.fields.add(name)
+                by_op = thresholds.setdefault(trigger.field, {})
+                by_op.setdefault(trigger.op, []).append((trigger.value, rule))
+            elif isinstance(trigger, c.Move):
+                slots = moves.setdefault("price", [[], [], [], []])
+                slots[_MOVE_KEYS[(trigger.direction, trigger.percent)]].append(
+                    (trigger.amount, rule)
+                )
+            elif isinstance(trigger, c.Becomes):
+                rules_of = index.fields.setdefault(trigger.field, _FieldRules())
+                rules_of.becomes.setdefault(trigger.value, []).append(rule)
+            elif isinstance(trigger, c.Lowest):
+                index.fields.setdefault("price", _FieldRules()).lowest.append(rule)
             if rule.on_first and isinstance(trigger, c.Compare | c.Becomes | c.Lowest):
                 index.on_first.append(rule)
-        for key, group in pending.items():
-            group.sort(key=lambda r: _threshold(r))
-            index.thresholds[key] = _Thresholds([_threshold(r) for r in group], group)
+            if any(isinstance(f, c.TitleContains) for f in rule.condition.filters):
+                index.titles = True
+        for name, by_op in thresholds.items():
+            index.fields.setdefault(name, _FieldRules()).thresholds = [
+                (op, _Sorted.of(pairs)) for op, pairs in by_op.items()
+            ]
+        for name, slots in moves.items():
+            index.fields.setdefault(name, _FieldRules()).moves = [
+                _Sorted.of(pairs) if pairs else None for pairs in slots
+            ]
         return index
 
     def match(self, update: UpdateView) -> tuple[list[Compiled], list[Compiled]]:
         """The rules this update fires, and the `price lowest` rules it may fire (these need
         the entry's all-time low, read afterwards for all of a fetch's candidates at once)."""
         kind = update.update_type
-        candidates: list[Compiled] = []
-        if self.every:
-            candidates.extend(self.every)
+        candidates: list[Compiled] = list(self.every)
+        lowest: list[Compiled] = []
         if kind == "modified":
             if self.changed:
                 candidates.extend(self.changed)
             name = update.field
-            if name is not None and name in self.fields:
-                return self._field(update, name, candidates)
+            watched = self.fields.get(name) if name is not None else None
+            if watched is not None and update.value_change is not None:
+                lowest = _field(watched, update.value_change, candidates)
         else:
             typed = self.by_type.get(kind)
             if typed:
@@ -237,42 +277,65 @@ class RuleIndex:
             if kind == "new" and self.on_first:
                 entry = update.entry
                 candidates.extend(r for r in self.on_first if holds_on_first(r.condition, entry))
+        if lowest:
+            lowest = [r for r in lowest if r.passes is None or r.passes(update)]
         if not candidates:
-            return candidates, []
-        return [r for r in candidates if r.passes is None or r.passes(update)], []
-
-    def _field(
-        self, update: UpdateView, name: str, candidates: list[Compiled]
-    ) -> tuple[list[Compiled], list[Compiled]]:
-        change = update.value_change or {}
-        current = _number(change.get("current"))
-        previous = _number(change.get("previous"))
-        lowest: list[Compiled] = []
-        if current is not None and change.get("type") == "number":
-            for op in c.CMP_OPS:
-                group = self.thresholds.get((name, op))
-                if group is not None:
-                    candidates.extend(group.crossed(op, previous, current))
-        for rule in self.moves.get(name, ()):
-            trigger = rule.condition.trigger
-            if isinstance(trigger, c.Becomes):
-                before, after = change.get("previous"), change.get("current")
-                if after is trigger.value and isinstance(before, bool) and before is not after:
-                    candidates.append(rule)
-            elif current is None:
-                continue
-            elif isinstance(trigger, c.Move):
-                if previous is not None and move_fires(trigger, previous, current):
-                    candidates.append(rule)
-            elif isinstance(trigger, c.Lowest) and (rule.passes is None or rule.passes(update)):
-                lowest.append(rule)
+            return candidates, lowest
+        if len(candidates) > 1 and self.titles:
+            update = _Folded(update)
         return [r for r in candidates if r.passes is None or r.passes(update)], lowest
 
 
-def _threshold(rule: Compiled) -> float:
-    trigger = rule.condition.trigger
-    assert isinstance(trigger, c.Compare)
-    return trigger.value
+class _Folded:
+    """An update whose entry's title is case-folded once, however many title filters read
+    it (each `title ~` rule folding it again cost more than the rest of matching)."""
+
+    __slots__ = ("_title", "entry", "field", "importance", "update_type", "value_change")
+
+    def __init__(self, update: UpdateView) -> None:
+        self.entry = update.entry
+        self.update_type = update.update_type
+        self.importance = update.importance
+        self.field = update.field
+        self.value_change = update.value_change
+        self._title: str | None = None
+
+    @property
+    def folded_title(self) -> str:
+        if self._title is None:
+            self._title = (self.entry.title or "").casefold()
+        return self._title
+
+
+def _field(
+    watched: _FieldRules, change: dict[str, Any], candidates: list[Compiled]
+) -> list[Compiled]:
+    """Add the rules a field's move fires to `candidates`; return the `lowest` candidates."""
+    kind = change.get("type")
+    if kind == "boolean":
+        before, after = change.get("previous"), change.get("current")
+        if isinstance(before, bool) and isinstance(after, bool) and before is not after:
+            candidates.extend(watched.becomes.get(after, ()))
+        return []
+    if kind != "number":
+        return []
+    current = change.get("current")
+    previous = change.get("previous")
+    if not isinstance(current, int | float):
+        return []
+    if not isinstance(previous, int | float):
+        previous = None
+    for op, group in watched.thresholds:
+        candidates.extend(group.crossed(op, previous, current))
+    if previous is not None and previous != current:
+        drop = previous > current
+        delta = previous - current if drop else current - previous
+        absolute, percent = watched.moves[0:2] if drop else watched.moves[2:4]
+        if absolute is not None:
+            candidates.extend(absolute.up_to(delta))
+        if percent is not None and previous > 0:
+            candidates.extend(percent.up_to(delta * 100 / previous))
+    return watched.lowest
 
 
 @dataclass
