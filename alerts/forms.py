@@ -75,7 +75,9 @@ class RuleForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.account = account
         sources = Source.objects.filter(account=account, deleting=False).order_by("name", "pk")
-        self.fields["source"].choices = [("", "every source")] + [
+        source_field = self.fields["source"]
+        assert isinstance(source_field, forms.ChoiceField)
+        source_field.choices = [("", "every source")] + [
             (s.public_id, str(s)[:80]) for s in sources[:500]
         ]
 

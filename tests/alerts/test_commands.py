@@ -32,19 +32,28 @@ def test_it_prints_the_new_rules_id_last(account: Account) -> None:
     source = Source.objects.get()
     out = addalert(
         account.slug,
-        "--when", "inStock becomes true",
-        "--notify", "mailto:me@example.com",
-        "--notify", "slack://T000/B000/XXXX",
-        "--source", source.public_id,
-        "--digest", "daily",
+        "--when",
+        "inStock becomes true",
+        "--notify",
+        "mailto:me@example.com",
+        "--notify",
+        "slack://T000/B000/XXXX",
+        "--source",
+        source.public_id,
+        "--digest",
+        "daily",
         "--on-first",
-        "--name", "Back in stock",
-    )  # fmt: skip
+        "--name",
+        "Back in stock",
+    )
     rule = AlertRule.objects.get()
     assert out.strip().splitlines()[-1] == rule.public_id
     assert (rule.condition, rule.digest, rule.on_first, rule.name) == (
-        "inStock becomes true", "daily", True, "Back in stock",
-    )  # fmt: skip
+        "inStock becomes true",
+        "daily",
+        True,
+        "Back in stock",
+    )
     assert rule.targets == ["mailto:me@example.com", "slack://T000/B000/XXXX"]
     assert rule.source_id == source.pk
     assert RulesVersion.objects.get(account=account).version == 1
@@ -94,18 +103,42 @@ def test_the_process_exits_1_with_one_line(transactional_db: Any, account: Accou
         "PATH": "/usr/bin:/bin",
     }
     bad = subprocess.run(
-        [sys.executable, "manage.py", "addalert", account.slug, "--when", "price < x",
-         "--notify", "owner"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "manage.py",
+            "addalert",
+            account.slug,
+            "--when",
+            "price < x",
+            "--notify",
+            "owner",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 1
     assert bad.stdout == ""
     assert len(bad.stderr.strip().splitlines()) == 1
     assert "column 9" in bad.stderr
     good = subprocess.run(
-        [sys.executable, "manage.py", "addalert", account.slug, "--when", "new", "--notify",
-         "owner"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "manage.py",
+            "addalert",
+            account.slug,
+            "--when",
+            "new",
+            "--notify",
+            "owner",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert good.returncode == 0, good.stderr
     assert good.stdout.strip().splitlines()[-1] == AlertRule.objects.get().public_id

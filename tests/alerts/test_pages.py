@@ -35,9 +35,14 @@ def test_the_builder_makes_the_condition_and_the_list_shows_its_text(
 ) -> None:
     response = client.post(
         "/alerts/add",
-        {"what": "price <", "number": "30", "title": "lamp", "targets": "owner\nmailto:x@example.com",
-         "digest": "none"},
-    )  # fmt: skip
+        {
+            "what": "price <",
+            "number": "30",
+            "title": "lamp",
+            "targets": "owner\nmailto:x@example.com",
+            "digest": "none",
+        },
+    )
     assert response.status_code == 302
     rule = AlertRule.objects.get()
     assert rule.condition == 'price < 30 and title ~ "lamp"'
