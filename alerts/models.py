@@ -40,6 +40,11 @@ class AlertRule(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["account", "active"], name="alertrule_account_active")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["account"], condition=Q(builtin=True), name="alertrule_one_builtin"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name or self.condition

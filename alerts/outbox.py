@@ -269,11 +269,12 @@ def ensure_builtin_paused_rule(account_id: int) -> None:
     owner may pause it or change its targets; it is never made twice)."""
     if AlertRule.objects.filter(account_id=account_id, builtin=True).exists():
         return
-    AlertRule.objects.create(
+    # Two pauses of one account at once (the watcher's claim does not hold the account's
+    # clock): the constraint keeps one, and get_or_create's savepoint the transaction.
+    _, created = AlertRule.objects.get_or_create(
         account_id=account_id,
-        name="A source was paused",
-        condition="paused",
-        targets=["owner"],
         builtin=True,
+        defaults={"name": "A source was paused", "condition": "paused", "targets": ["owner"]},
     )
-    RulesVersion.bump(account_id)
+    if created:
+        RulesVersion.bump(account_id)

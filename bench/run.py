@@ -805,10 +805,12 @@ def _ingest_round(
         )
         + "\n"
     )
-    if alert_rules:  # the account and its rules first: a seed of another account fails
+    if alert_rules:  # the account before its seed, the rules after (they name inStock)
+        run([*MANAGE, "shell", "-c", _ALERT_RULES_SCRIPT.format(slug=account, wanted=0)], env)
+    run([*MANAGE, "ingest", str(seed)], env)
+    if alert_rules:
         script = _ALERT_RULES_SCRIPT.format(slug=account, wanted=alert_rules)
         run([*MANAGE, "shell", "-c", script], env)
-    run([*MANAGE, "ingest", str(seed)], env)
     started = time.perf_counter()
     run([*MANAGE, "ingest", str(empty)], env)
     startup = time.perf_counter() - started

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+from unittest import mock
+
 import pytest
 
 from accounts.models import Account
-from alerts.models import AlertDelivery, AlertMatch
+from alerts.models import AlertDelivery, AlertMatch, AlertRule
 from history.models import Source
 from tests.alerts.support import add_rule, fetch, fired, item
 
@@ -150,3 +153,41 @@ def test_broken_fires_on_the_nth_failure_in_a_row(account: Account, settings: ob
     assert fired(rule) == 1
     events = AlertDelivery.objects.get(rule=rule).events
     assert (events[0]["event"], events[0]["failures"]) == ("broken", 2)
+
+
+def test_a_paused_rule_fires_once_when_the_source_is_auto_paused(
+    account: Account, settings: Any
+) -> None:
+    from history.ingest import ingest
+
+    settings.AUTOPAUSE_AFTER_FAILURES = 2
+    rule = add_rule(account, "paused", "mailto:ops@example.com")
+    fetch(account, item("a", 40))
+    for _ in range(4):
+        ingest(
+            {
+                "account": account.slug,
+                "source": {"url": "https://shop.example.com/list"},
+                "outcome": "failed",
+                "errorReason": "HTTP 503",
+            },
+            account=account,
+        )
+    assert fired(rule) == 1
+    [event] = AlertDelivery.objects.get(rule=rule).events
+    assert (event["event"], event["status"]) == ("paused", "autoPaused")
+    builtin = AlertRule.objects.get(account=account, builtin=True)
+    assert (builtin.condition, builtin.targets) == ("paused", ["owner"])
+    assert fired(builtin) == 1
+
+
+def test_a_sender_that_passes_only_ids_is_matched_from_the_database(account: Account) -> None:
+    from history.signals import updates_recorded
+
+    rule = add_rule(account, "price < 30")
+    fetch(account, item("a", 40))
+    with mock.patch.object(updates_recorded, "send", return_value=[]):
+        ids = fetch(account, item("a", 20))  # recorded, but nobody told
+    assert fired(rule) == 0
+    updates_recorded.send(sender=None, account_id=account.pk, update_ids=ids)
+    assert fired(rule) == 1
