@@ -56,6 +56,8 @@ class Compiled:
     on_first: bool
     passes: Check | None  # its filters, None when it has none
     lowest: bool = False
+    digest: str = "none"
+    targets: tuple[str, ...] = ()
 
 
 def _filters(filters: Sequence[c.Filter]) -> Check | None:
@@ -361,7 +363,13 @@ class AccountRules:
 
 
 def compile_rule(
-    rule_id: int, condition: str, *, source_id: int | None, on_first: bool
+    rule_id: int,
+    condition: str,
+    *,
+    source_id: int | None,
+    on_first: bool,
+    digest: str = "none",
+    targets: Sequence[str] = (),
 ) -> Compiled | None:
     """A stored rule compiled; None for text that no longer parses (never raised here: a
     bad rule must not fail a fetch)."""
@@ -376,4 +384,6 @@ def compile_rule(
         on_first=on_first,
         passes=_filters(parsed.filters),
         lowest=isinstance(parsed.trigger, c.Lowest),
+        digest=digest,
+        targets=tuple(targets),
     )

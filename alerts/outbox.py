@@ -40,12 +40,17 @@ def account_rules(account_id: int) -> matching.AccountRules | None:
     cached = _cache.get(account_id)
     if cached is not None and cached.version == version:
         return cached if cached.rules else None
+    rows = AlertRule.objects.filter(account_id=account_id, active=True).values_list(
+        "pk", "condition", "source_id", "on_first", "digest", "targets"
+    )
     compiled = [
         rule
-        for pk, text, source_id, on_first in AlertRule.objects.filter(
-            account_id=account_id, active=True
-        ).values_list("pk", "condition", "source_id", "on_first")
-        if (rule := matching.compile_rule(pk, text, source_id=source_id, on_first=on_first))
+        for pk, text, source_id, on_first, digest, targets in rows
+        if (
+            rule := matching.compile_rule(
+                pk, text, source_id=source_id, on_first=on_first, digest=digest, targets=targets
+            )
+        )
     ]
     fresh = matching.AccountRules(version, compiled)
     with _cache_lock:
@@ -78,12 +83,12 @@ def on_updates_recorded(
     index = rules.for_source(source_id)
     if not index.watches_updates:
         return
-    matches: list[tuple[int, int]] = []
+    matches: list[tuple[matching.Compiled, int]] = []
     lowest: list[tuple[matching.Compiled, Any, int]] = []
     for update, update_id in zip(updates, update_ids, strict=True):
         fired, maybe_lowest = index.match(update)
         for rule in fired:
-            matches.append((rule.rule_id, update_id))
+            matches.append((rule, update_id))
         for rule in maybe_lowest:
             lowest.append((rule, update, update_id))
     if lowest:
@@ -92,16 +97,18 @@ def on_updates_recorded(
         write(matches_by_rule(matches))
 
 
-def matches_by_rule(matches: list[tuple[int, int]]) -> dict[int, list[dict[str, Any]]]:
-    by_rule: dict[int, list[dict[str, Any]]] = {}
-    for rule_id, update_id in matches:
-        by_rule.setdefault(rule_id, []).append({"update": update_id})
+def matches_by_rule(
+    matches: list[tuple[matching.Compiled, int]],
+) -> dict[matching.Compiled, list[dict[str, Any]]]:
+    by_rule: dict[matching.Compiled, list[dict[str, Any]]] = {}
+    for rule, update_id in matches:
+        by_rule.setdefault(rule, []).append({"update": update_id})
     return by_rule
 
 
 def _new_lows(
     candidates: list[tuple[matching.Compiled, Any, int]], this_fetch: list[int]
-) -> list[tuple[int, int]]:
+) -> list[tuple[matching.Compiled, int]]:
     """The `price lowest` candidates whose price is below every earlier price of the entry:
     one read of the candidates' earlier price updates (index update_entry_field)."""
     entry_ids = {update.entry.id for _, update, _ in candidates}
@@ -116,7 +123,7 @@ def _new_lows(
             value = matching._number((change or {}).get(key))
             if value is not None and value < lows.get(entry_id, float("inf")):
                 lows[entry_id] = value
-    out: list[tuple[int, int]] = []
+    out: list[tuple[matching.Compiled, int]] = []
     for rule, update, update_id in candidates:
         change = update.value_change or {}
         current = matching._number(change.get("current"))
@@ -128,7 +135,7 @@ def _new_lows(
             previous if previous is not None else float("inf"),
         )
         if current < low:
-            out.append((rule.rule_id, update_id))
+            out.append((rule, update_id))
     return out
 
 
@@ -159,23 +166,23 @@ def window_end(digest: str, now: datetime) -> datetime:
     return now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
 
 
-def write(by_rule: dict[int, list[dict[str, Any]]]) -> list[int]:
-    """The outbox rows of these matches; the deliveries' tasks are sent on commit."""
-    rules = AlertRule.objects.filter(pk__in=by_rule, active=True).only(
-        "pk", "targets", "digest", "account_id"
-    )
+def write(by_rule: dict[matching.Compiled, list[dict[str, Any]]]) -> list[int]:
+    """The outbox rows of these matches; the deliveries' tasks are sent on commit. The rules
+    are the compiled ones, current as of this transaction's read of the rules version: no
+    rule row is read again here (one INSERT a fetch with matches, two with digests too)."""
     now = timezone.now()
     deliveries: list[AlertDelivery] = []
     held: list[AlertMatch] = []
-    for rule in rules:
-        events = by_rule[rule.pk]
+    for rule, events in by_rule.items():
         if rule.digest != AlertRule.Digest.NONE:
             end = window_end(rule.digest, now)
-            held.extend(AlertMatch(rule=rule, event=e, window_end=end) for e in events)
+            held.extend(AlertMatch(rule_id=rule.rule_id, event=e, window_end=end) for e in events)
             continue
         for event in events:
             deliveries.extend(
-                AlertDelivery(rule=rule, target=target, events=[event], next_attempt_at=now)
+                AlertDelivery(
+                    rule_id=rule.rule_id, target=target, events=[event], next_attempt_at=now
+                )
                 for target in rule.targets
             )
     if held:
@@ -227,7 +234,7 @@ def on_source_outcome(
         "reason": (reason or "")[:300],
     }
     by_rule = {
-        rule.rule_id: [event]
+        rule: [event]
         for rule in rules.for_source(source_id).broken
         if isinstance(rule.condition.trigger, matching.c.Broken)
         and failures == rule.condition.trigger.times
@@ -259,7 +266,7 @@ def on_source_paused(
         "event": "paused",
         "status": status,
     }
-    by_rule = {rule.rule_id: [event] for rule in rules.for_source(source_id).paused}
+    by_rule = {rule: [event] for rule in rules.for_source(source_id).paused}
     if by_rule:
         write(by_rule)
 
