@@ -134,18 +134,3 @@ def test_a_digest_gathers_three_matches_into_one_message(alerts_worker: Any, rec
     [message] = messages(rec)
     assert "3 matches" in message["title"]
     assert all(f"Lamp {k}: New item" in message["message"] for k in "abc")
-
-
-def test_a_private_address_is_refused_when_sent(alerts_worker: Any, settings: Any) -> None:
-    account = make_account()
-    rule = add_rule(account, "new", "json://127.0.0.1:9/hook")
-    settings.NOTIFY_ALLOW_LOOPBACK = False  # as in production (the worker process too below)
-    AlertDelivery.objects.all().delete()
-    fetch(account, item("a", 10))
-    [row] = AlertDelivery.objects.filter(rule=rule)
-    assert delivery.claim(row.pk) is not None
-    AlertDelivery.objects.filter(pk=row.pk).update(status="pending", attempt_count=0)
-    assert delivery.attempt(row.pk) is None  # refused at once, never retried
-    row.refresh_from_db()
-    assert row.status == "failed"
-    assert "forbidden address" in row.last_error
