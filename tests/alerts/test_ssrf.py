@@ -58,7 +58,12 @@ def test_a_target_is_checked_again_when_sent(
     [row] = AlertDelivery.objects.filter(rule=rule)
     answers["hooks.example.com"] = ["10.0.0.7"]  # the name now points inside
     sent: list[Any] = []
-    monkeypatch.setattr("apprise.Apprise.notify", lambda *a, **k: sent.append(a) or True)
+
+    def notify(*args: Any, **kwargs: Any) -> bool:
+        sent.append(args)
+        return True
+
+    monkeypatch.setattr("apprise.Apprise.notify", notify)
     assert delivery.attempt(row.pk) is None  # failed at once, no retry
     row.refresh_from_db()
     assert row.status == "failed"
