@@ -221,6 +221,23 @@ def gather_digests(now: datetime | None = None) -> list[int]:
     return created
 
 
+def expire_finished(*, days: int | None = None, batch: int = 1000) -> int:
+    """Delete finished deliveries older than the webhooks' record retention (30 days)."""
+    days = settings.WEBHOOK_RECORD_RETENTION_DAYS if days is None else days
+    cutoff = timezone.now() - timedelta(days=days)
+    deleted = 0
+    while True:
+        # Small batches keep each transaction and its locks short on a big table.
+        ids = list(
+            AlertDelivery.objects.filter(finished_at__lt=cutoff).values_list("pk", flat=True)[
+                :batch
+            ]
+        )
+        if not ids:
+            return deleted
+        deleted += AlertDelivery.objects.filter(pk__in=ids).delete()[0]
+
+
 def create_test_delivery(rule: AlertRule, target: str) -> AlertDelivery:
     return AlertDelivery.objects.create(
         rule=rule, target=target, events=[{"test": True}], test=True, next_attempt_at=timezone.now()

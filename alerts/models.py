@@ -132,6 +132,11 @@ class AlertDelivery(models.Model):
                 condition=Q(status="sending"),
                 name="alertdelivery_sending_lease",
             ),
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(finished_at__isnull=False),
+                name="alertdelivery_finished",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -60,3 +60,11 @@ def sweep() -> int:
     if ids:
         log.info("alerts sweeper: enqueued %d of %d deliveries", sent, len(ids))
     return sent
+
+
+@shared_task(name="alerts.expire", acks_late=True, soft_time_limit=3500, time_limit=3600)
+def expire() -> int:
+    """Daily: delete finished delivery records past the retention period."""
+    deleted = delivery.expire_finished()
+    log.info("alerts expiry: deleted %d finished deliveries", deleted)
+    return deleted

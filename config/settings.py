@@ -250,6 +250,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "webhooks-expire": {"task": "webhooks.expire", "schedule": crontab(hour=3, minute=17)},
     "webhooks-health": {"task": "webhooks.health", "schedule": crontab(minute=41)},
     "alerts-sweep": {"task": "alerts.sweep", "schedule": 60.0},
+    "alerts-expire": {"task": "alerts.expire", "schedule": crontab(hour=3, minute=29)},
     "history-purge-snapshots": {
         "task": "history.purge_snapshots",
         "schedule": crontab(hour=4, minute=7),

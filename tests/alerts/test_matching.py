@@ -191,3 +191,24 @@ def test_a_sender_that_passes_only_ids_is_matched_from_the_database(account: Acc
     assert fired(rule) == 0
     updates_recorded.send(sender=None, account_id=account.pk, update_ids=ids)
     assert fired(rule) == 1
+
+
+def test_finished_deliveries_expire_after_the_retention_period(account: Account) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from alerts import delivery
+
+    rule = add_rule(account, "new")
+    now = timezone.now()
+    old = AlertDelivery.objects.create(
+        rule=rule, target="owner", status="succeeded", finished_at=now - timedelta(days=31)
+    )
+    recent = AlertDelivery.objects.create(
+        rule=rule, target="owner", status="failed", finished_at=now - timedelta(days=29)
+    )
+    pending = AlertDelivery.objects.create(rule=rule, target="owner")
+    assert delivery.expire_finished() == 1
+    assert set(AlertDelivery.objects.values_list("pk", flat=True)) == {recent.pk, pending.pk}
+    assert not AlertDelivery.objects.filter(pk=old.pk).exists()
