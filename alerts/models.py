@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 
 from accounts.models import Account
 from history.models import Source
@@ -59,8 +61,10 @@ class AlertRule(models.Model):
 
 
 class RulesVersion(models.Model):
-    """A counter per account, raised on every change of its rules: ingestion compares it with
-    the compiled rules it holds in memory (one indexed read a fetch, no rule rows)."""
+    """A token per account, replaced on every change of its rules: ingestion compares it with
+    the compiled rules it holds in memory (one indexed read a fetch, no rule rows). A random
+    token, not a counter: a counter can come back to a value a process has cached (a
+    rolled-back change, an id reused after a delete), a fresh 62-bit token practically not."""
 
     account = models.OneToOneField(
         Account, on_delete=models.CASCADE, primary_key=True, related_name="+"
@@ -72,9 +76,9 @@ class RulesVersion(models.Model):
 
     @classmethod
     def bump(cls, account_id: int) -> None:
-        updated = cls.objects.filter(account_id=account_id).update(version=F("version") + 1)
-        if not updated:
-            cls.objects.get_or_create(account_id=account_id, defaults={"version": 1})
+        token = secrets.randbits(62)
+        if not cls.objects.filter(account_id=account_id).update(version=token):
+            cls.objects.update_or_create(account_id=account_id, defaults={"version": token})
 
 
 class AlertMatch(models.Model):
