@@ -715,7 +715,9 @@ def _entries(count: int, bump: int, changed: set[int]) -> list[dict[str, Any]]:
     ]
 
 
-def measure_ingest(env: dict[str, str], fetches: int, rounds: int) -> dict[str, Any]:
+def measure_ingest(
+    env: dict[str, str], fetches: int, rounds: int, *, alert_rules: int = 0
+) -> dict[str, Any]:
     """Updates/s through `manage.py ingest`: fetches of 1,000 entries, 10% changed each.
 
     Each round seeds a new source (1,000 `new`), then times a file of `fetches` fetches of
@@ -723,12 +725,26 @@ def measure_ingest(env: dict[str, str], fetches: int, rounds: int) -> dict[str, 
     The rate is the command's own time for its work (`-v 2` prints it: reading, validating
     and writing the file); its start-up, measured in the same round on a file of one failed
     fetch, is shown beside it. The median round is reported, every round beside it.
+
+    With `alert_rules` (issue 36), the same on the account `bench-alerts`, which has that many
+    alert rules (bench/alerts_match.py's mix), matched in every fetch's transaction; the
+    in-process cost of matching alone is measured beside it.
     """
-    results = [_ingest_round(env, fetches, number) for number in range(rounds)]
+    account = "bench-alerts" if alert_rules else "bench-ingest"
+    results = [
+        _ingest_round(env, fetches, number, account, alert_rules) for number in range(rounds)
+    ]
     median = sorted(results, key=lambda r: r["per_second"])[len(results) // 2]
     parse = json.loads(run([PYTHON, str(ROOT / "bench" / "parse.py")], env))
+    matching = (
+        json.loads(run([PYTHON, str(ROOT / "bench" / "alerts_match.py")], env))
+        if alert_rules
+        else {}
+    )
     return {
         **median,
+        "alert_rules": alert_rules,
+        "match_us": matching.get("us_per_update"),
         "rounds": [round(r["per_second"]) for r in results],
         "parse_ms": parse["bytes_ms"],
         "parse_dict_ms": parse["dict_ms"],
@@ -736,16 +752,35 @@ def measure_ingest(env: dict[str, str], fetches: int, rounds: int) -> dict[str, 
     }
 
 
-def _ingest_round(env: dict[str, str], fetches: int, number: int) -> dict[str, float]:
+_ALERT_RULES_SCRIPT = """
+from django.core.management import call_command
+from accounts.models import Account
+from alerts import rules
+from alerts.models import AlertRule
+from bench.alerts_match import rule_conditions
+slug, wanted = {slug!r}, {wanted}
+if not Account.objects.filter(slug=slug).exists():
+    call_command("createaccount", slug)
+account = Account.objects.get(slug=slug)
+have = AlertRule.objects.filter(account=account, builtin=False).count()
+for text in rule_conditions()[have:wanted]:
+    # Daily digests: the matches are written in the transaction, as any rule's, but the
+    # bench sends no message (no worker runs during this group).
+    rules.create(account, rules.RuleInput(condition=text, targets=["mailto:bench@example.com"],
+                                          digest="daily"))
+"""
+
+
+def _ingest_round(
+    env: dict[str, str], fetches: int, number: int, account: str, alert_rules: int
+) -> dict[str, float]:
     tag = f"{int(time.time() * 1000)}-{number}"
     source = {"url": f"https://ingest.example.com/list/{tag}", "name": "Ingest bench"}
     seed = VAR / "ingest-seed.ndjson"
     changes = VAR / "ingest-changes.ndjson"
     empty = VAR / "ingest-empty.ndjson"
     seed.write_text(
-        json.dumps(
-            {"account": "bench-ingest", "source": source, "entries": _entries(1000, 0, set())}
-        )
+        json.dumps({"account": account, "source": source, "entries": _entries(1000, 0, set())})
         + "\n"
     )
     prices: dict[int, int] = {}
@@ -757,14 +792,14 @@ def _ingest_round(env: dict[str, str], fetches: int, number: int) -> dict[str, f
         entries = _entries(1000, 0, set())
         for i, value in prices.items():
             entries[i]["price"] = 100.0 + i + value
-        lines.append(json.dumps({"account": "bench-ingest", "source": source, "entries": entries}))
+        lines.append(json.dumps({"account": account, "source": source, "entries": entries}))
     changes.write_text("\n".join(lines) + "\n")
     # The command's start-up: a file of one failed fetch of another page (an empty file is
     # refused), which writes one Change and no entry.
     empty.write_text(
         json.dumps(
             {
-                "account": "bench-ingest",
+                "account": account,
                 "source": {"url": f"https://ingest.example.com/startup/{tag}"},
                 "outcome": "failed",
                 "errorReason": "start-up probe",
@@ -772,7 +807,12 @@ def _ingest_round(env: dict[str, str], fetches: int, number: int) -> dict[str, f
         )
         + "\n"
     )
+    if alert_rules:  # the account before its seed, the rules after (they name inStock)
+        run([*MANAGE, "shell", "-c", _ALERT_RULES_SCRIPT.format(slug=account, wanted=0)], env)
     run([*MANAGE, "ingest", str(seed)], env)
+    if alert_rules:
+        script = _ALERT_RULES_SCRIPT.format(slug=account, wanted=alert_rules)
+        run([*MANAGE, "shell", "-c", script], env)
     started = time.perf_counter()
     run([*MANAGE, "ingest", str(empty)], env)
     startup = time.perf_counter() - started
@@ -1222,6 +1262,17 @@ def floor_drift(targets: list[Target]) -> tuple[float, float]:
     return med(gaps), max(gaps, default=float("nan"))
 
 
+def ingest_alerts_line(ing: dict[str, Any]) -> str:
+    """The table's row for ingestion with alert rules on the account (issue 36)."""
+    return (
+        f"| ingestion with {ing['alert_rules']} alert rules on the account (same fetches; "
+        f"rounds: {', '.join(f'{r:,}' for r in ing['rounds'])}; matching alone "
+        f"{ing['match_us']} µs CPU an update, target <= 5) | {ing['per_second']:,.0f} updates/s "
+        f"({ing['ms_per_fetch']:.1f} ms a fetch) | >= {INGEST_PER_S:,.0f}/s | "
+        f"{verdict(ing['per_second'] >= INGEST_PER_S and (ing['match_us'] or 0) <= 5)} |"
+    )
+
+
 def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -> str:
     rows = summarise([target_json(t) for t in targets])
     by_key = {(r["name"], r["page"]): r for r in rows}
@@ -1298,6 +1349,9 @@ def report(targets: list[Target], extra: dict[str, Any], meta: dict[str, Any]) -
             f"counting {ing['startup']:.1f} s start-up) | >= {INGEST_PER_S:,.0f}/s | "
             f"{verdict(ing['per_second'] >= INGEST_PER_S)} |"
         )
+    ing_alerts = extra.get("ingest_alerts")
+    if ing_alerts:
+        lines.append(ingest_alerts_line(ing_alerts))
     if ing:
         lines.append(
             f"| parsing a 1,000-entry fetch document (JSON bytes; from a dict "
@@ -1568,6 +1622,10 @@ def main() -> int:
             settle(env)
             log("ingestion through manage.py ingest")
             extra["ingest"] = measure_ingest(env, size["ingest_fetches"], size["ingest_rounds"])
+            log("ingestion again, with 100 alert rules on the account")
+            extra["ingest_alerts"] = measure_ingest(
+                env, size["ingest_fetches"], size["ingest_rounds"], alert_rules=100
+            )
         if "mcp" in parts:
             settle(env)
             log("MCP tool calls through the MCP server")

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "webhooks",
     "watcher",
     "owners",
+    "alerts",
     "oauth2_provider",
 ]
 
@@ -259,6 +260,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 60.0},
     "webhooks-expire": {"task": "webhooks.expire", "schedule": crontab(hour=3, minute=17)},
     "webhooks-health": {"task": "webhooks.health", "schedule": crontab(minute=41)},
+    "alerts-sweep": {"task": "alerts.sweep", "schedule": 60.0},
+    "alerts-expire": {"task": "alerts.expire", "schedule": crontab(hour=3, minute=29)},
     "history-purge-snapshots": {
         "task": "history.purge_snapshots",
         "schedule": crontab(hour=4, minute=7),
@@ -481,6 +484,9 @@ WEBHOOK_LEASE_GRACE_SECONDS: float = env.float("WEBHOOK_LEASE_GRACE_SECONDS", de
 WEBHOOK_SWEEP_GRACE_SECONDS: float = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
 # An endpoint that has failed every delivery for this many days is disabled (docs/webhooks.md).
 WEBHOOK_DISABLE_AFTER_DAYS: int = env.int("WEBHOOK_DISABLE_AFTER_DAYS", default=5)
+# Alerts (docs/alerts.md) share the webhooks' retry delays, timeouts and sweeper grace.
+# Development and tests only (refused when DEBUG is false): Apprise targets on loopback.
+NOTIFY_ALLOW_LOOPBACK: bool = env.bool("NOTIFY_ALLOW_LOOPBACK", default=False)
 # Key that encrypts webhook signing secrets at rest; derived from SECRET_KEY when unset.
 ENCRYPTION_KEY: str = env.str("ENCRYPTION_KEY", default="")
 
@@ -523,6 +529,8 @@ def _refuse_insecure_production() -> None:
         problems.append("WEBHOOK_ALLOW_LOOPBACK must not be enabled in production")
     if FETCH_ALLOW_LOOPBACK:
         problems.append("FETCH_ALLOW_LOOPBACK must not be enabled in production")
+    if NOTIFY_ALLOW_LOOPBACK:
+        problems.append("NOTIFY_ALLOW_LOOPBACK must not be enabled in production")
     if problems:
         raise ImproperlyConfigured("Refusing to start with DEBUG=false: " + "; ".join(problems))
 

@@ -26,6 +26,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("", include("accounts.urls")),
     path("", include("webhooks.urls")),
+    path("", include("alerts.urls")),
     path("", include("owners.urls")),
 ]
 

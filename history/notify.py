@@ -1,87 +1,39 @@
-"""E-mail to a source's owner when Tidemark pauses the source (docs/owners.md).
+"""Telling a source's owner that Tidemark paused the source (docs/owners.md, docs/alerts.md).
 
 Two changes of status are told: `autoPaused` (its fetches kept failing; set by ingestion,
 `history.ingest.service`) and `creditPaused` (its account ran out of credits; set by the
-watcher's claim, told by its tick). Whoever changes the status calls `source_paused` inside
-its transaction; the mail task is enqueued after commit, so ingestion never waits on SMTP
-and a rolled-back change tells no one. The callers call only on a change (a source that
-stays autoPaused across failed probes is not told again), and the task claims each change
-in the cache before sending, so a redelivered message does not send twice.
+watcher's claim). Whoever changes the status calls `source_paused` inside its transaction.
+The telling is the alerts app's: every account has a built-in `paused` rule whose default
+target is the owner's e-mail, and `paused` rules write their outbox rows in this same
+transaction, delivered after commit (a rolled-back change tells no one). `history` never
+imports `alerts`: this sends `history.signals.source_paused`. The callers call only on a
+change (a source that stays autoPaused across failed probes is not told again).
 """
 
 from __future__ import annotations
 
-import logging
-
-from celery import shared_task
-from django.conf import settings
-from django.core.cache import cache
-from django.core.mail import send_mail
-from django.db import transaction
-
 from history.models import Source
-
-log = logging.getLogger(__name__)
+from history.signals import source_paused as paused_signal
 
 TOLD = (Source.Status.AUTO_PAUSED, Source.Status.CREDIT_PAUSED)
-SENT_KEY_SECONDS = 7 * 86_400
 
 
 def source_paused(source_id: int, status: str, changed_at: int) -> None:
-    """Tell the owner, after commit, that the source became `status` at `changed_at` (ms)."""
+    """Announce, inside the caller's transaction, that the source became `status`."""
     if status not in TOLD:
         raise ValueError(f"no e-mail for status {status!r}")
-    transaction.on_commit(
-        lambda: send_status_mail.apply_async(args=(source_id, status, changed_at)), robust=True
+    row = Source.objects.filter(pk=source_id).values_list(
+        "account_id", "consecutive_fetch_failures"
     )
-
-
-def _message(source: Source) -> tuple[str, str]:
-    """The subject and body for the source's current status."""
-    link = f"{settings.APP_BASE_URL.rstrip('/')}/sources/{source.public_id}"
-    name = " ".join(str(source).split())[:120]  # one line: it goes in the subject
-    if source.status == Source.Status.AUTO_PAUSED:
-        reason = (
-            f"its last {source.consecutive_fetch_failures} fetches failed (the last error: "
-            f"{source.last_fetch_error_reason or 'unknown'})"
-        )
-        after = (
-            "Tidemark still tries the page now and then (after an hour, then less often, at "
-            "most once a day) and resumes checking on its usual schedule as soon as a fetch "
-            "succeeds."
-        )
-    else:
-        reason = f"the account {source.account.slug} has no fetch credits left"
-        after = "Checking resumes, due at once, as soon as credits are added to the account."
-    body = (
-        f"Tidemark paused your source {name}\n({source.url})\n\nbecause {reason}.\n\n"
-        f"{after}\n\nThe source: {link}\n"
-    )
-    return f"Tidemark paused your source {name}", body
-
-
-@shared_task(
-    name="history.status_mail",
-    ignore_result=True,
-    autoretry_for=(OSError,),  # SMTP errors included
-    retry_backoff=30,
-    max_retries=4,
-)
-def send_status_mail(source_id: int, status: str, changed_at: int) -> None:
-    """Mail the owner that the source became `status`, unless that is no longer true."""
-    source = Source.objects.select_related("account__owner").filter(pk=source_id).first()
-    if source is None or source.status != status:
-        return  # gone, or already active again: the news is stale
-    address = source.account.owner.email
-    if not address:
+    found = row.first()
+    if found is None:
         return
-    sent_key = f"statusmail:{source_id}:{status}:{changed_at}"
-    if cache.add(sent_key, 1, timeout=SENT_KEY_SECONDS) is False:
-        return  # told already (a redelivered message); None: no cache, send anyway
-    subject, body = _message(source)
-    try:
-        send_mail(subject, body, from_email=None, recipient_list=[address])
-    except Exception:
-        cache.delete(sent_key)  # not sent: a retry may send it
-        raise
-    log.info("source %s: owner told it is %s", source_id, status)
+    account_id, failures = found
+    paused_signal.send(
+        sender=Source,
+        account_id=account_id,
+        source_id=source_id,
+        status=status,
+        at=changed_at,
+        failures=failures,
+    )

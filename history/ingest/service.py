@@ -21,7 +21,7 @@ from history.ingest import store
 from history.ingest.document import FetchDocument, IngestError, Snapshot, parse_fetch
 from history.ingest.reconcile import reconcile
 from history.models import Change, PageState, Source, Update
-from history.signals import updates_recorded
+from history.signals import source_outcome_recorded, updates_recorded
 
 
 @dataclass
@@ -181,7 +181,16 @@ def ingest_fetch(
     )
     store.save_source_and_change(source, change)
     if source.status == Source.Status.AUTO_PAUSED and was_status != source.status:
-        notify.source_paused(source.pk, source.status, at)  # e-mailed after commit
+        notify.source_paused(source.pk, source.status, at)  # told by alerts, after commit
+    source_outcome_recorded.send(
+        sender=Source,
+        account_id=account.pk,
+        source_id=source.pk,
+        outcome=doc.outcome,
+        failures=source.consecutive_fetch_failures,
+        at=at,
+        reason=doc.error_reason,
+    )
     result = IngestResult(
         account_id=account.pk,
         source_id=source.pk,
@@ -202,8 +211,14 @@ def ingest_fetch(
         list(plan.rewrite.values()), plan.updates, account_id=account.pk, change=change
     )
     if result.update_ids:
-        # Receivers (webhooks' outbox) write in this same transaction.
-        updates_recorded.send(sender=Update, account_id=account.pk, update_ids=result.update_ids)
+        # Receivers (webhooks' outbox, alerts) write in this same transaction.
+        updates_recorded.send(
+            sender=Update,
+            account_id=account.pk,
+            update_ids=result.update_ids,
+            updates=plan.updates,
+            source_id=source.pk,
+        )
     return result
 
 

@@ -173,29 +173,50 @@ def test_an_operators_scheduler_pass_mails_too(django_capture_on_commit_callback
     assert [m.subject for m in mail.outbox] == [f"Tidemark paused your source {source.name}"]
 
 
-def test_the_task_sends_once_per_change_and_not_when_stale(account: Account) -> None:
+def _paused_delivery(source: Source, status: str) -> int:
+    """The built-in rule's outbox row for a pause, as the status change writes it."""
+    from alerts.models import AlertDelivery
+
+    with transaction.atomic():
+        notify.source_paused(source.pk, status, 1_000)
+    return AlertDelivery.objects.get(rule__builtin=True).pk
+
+
+def test_the_delivery_sends_once_per_change_and_not_when_stale(account: Account) -> None:
+    from alerts import delivery
+
     source = cast(Source, SourceFactory(account=account, status="autoPaused"))
-    notify.send_status_mail(source.pk, "autoPaused", 1_000)
-    notify.send_status_mail(source.pk, "autoPaused", 1_000)  # a redelivered message
+    delivery_id = _paused_delivery(source, "autoPaused")
+    delivery.attempt(delivery_id)
+    delivery.attempt(delivery_id)  # a redelivered message
     assert len(mail.outbox) == 1
     Source.objects.filter(pk=source.pk).update(status="active")
-    notify.send_status_mail(source.pk, "autoPaused", 2_000)  # resumed before the mail left
-    notify.send_status_mail(source.pk + 1000, "autoPaused", 2_000)  # gone
+    from alerts.models import AlertDelivery
+
+    AlertDelivery.objects.all().delete()
+    stale = _paused_delivery(source, "autoPaused")
+    delivery.attempt(stale)  # resumed before the mail left
     assert len(mail.outbox) == 1
 
 
-def test_a_failed_send_can_be_retried(account: Account, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_send_is_retried(account: Account, monkeypatch: pytest.MonkeyPatch) -> None:
+    from alerts import channels, delivery
+    from alerts.models import AlertDelivery
+
     source = cast(Source, SourceFactory(account=account, status="creditPaused"))
+    delivery_id = _paused_delivery(source, "creditPaused")
 
     def smtp_down(*args: Any, **kwargs: Any) -> None:
         raise ConnectionRefusedError("smtp down")
 
-    monkeypatch.setattr(notify, "send_mail", smtp_down)
-    with pytest.raises(ConnectionRefusedError):
-        notify.send_status_mail.run(source.pk, "creditPaused", 5)
+    monkeypatch.setattr("django.core.mail.send_mail", smtp_down)
+    assert delivery.attempt(delivery_id) == 60  # the first retry, a minute later
     monkeypatch.undo()
-    notify.send_status_mail.run(source.pk, "creditPaused", 5)
+    assert channels.kind(AlertDelivery.objects.get().target) == "owner"
+    AlertDelivery.objects.filter(pk=delivery_id).update(next_attempt_at=None)
+    assert delivery.attempt(delivery_id) is None
     assert len(mail.outbox) == 1
+    assert AlertDelivery.objects.get().status == "succeeded"
 
 
 def test_only_pauses_are_told() -> None:

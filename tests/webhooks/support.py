@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # What the worker runs with; the test process mirrors the ones it needs via `settings`.
 WORKER_ENV = {
     "WEBHOOK_ALLOW_LOOPBACK": "true",
+    "NOTIFY_ALLOW_LOOPBACK": "true",  # alerts' Apprise targets (tests/alerts)
     "WEBHOOK_RETRY_DELAYS": "1,1,1,1",
     "WEBHOOK_CONNECT_TIMEOUT": "1",
     "WEBHOOK_TOTAL_TIMEOUT": "2",

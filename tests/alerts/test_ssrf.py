@@ -1,0 +1,79 @@
+"""Targets on private addresses are refused when the rule is saved and when it is sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts.models import Account
+from alerts import channels, delivery, rules
+from alerts.models import AlertDelivery, AlertRule
+from tests.alerts.support import add_rule, fetch, item
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "json://127.0.0.1:8080/hook",
+        "jsons://10.1.2.3/hook",
+        "form://192.168.0.10/x",
+        "xml://169.254.169.254/latest",
+        "ntfy://100.64.0.1/topic",
+        "json://[::1]:80/x",
+        "json://2130706433/x",  # 127.0.0.1 spelled as a number
+    ],
+)
+def test_private_targets_are_refused_when_saved(account: Account, target: str) -> None:
+    with pytest.raises(rules.RuleError, match=r"unsafe target|not a valid host"):
+        add_rule(account, "new", target)
+    assert not AlertRule.objects.exists()
+
+
+def test_a_host_that_resolves_to_a_private_address_is_refused(
+    account: Account, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("netguard.resolve", lambda host, port: ["10.0.0.7"])
+    with pytest.raises(rules.RuleError, match="forbidden address"):
+        add_rule(account, "new", "json://hooks.example.com/in")
+
+
+def test_fixed_host_services_need_no_lookup(account: Account) -> None:
+    rule = add_rule(account, "new", "slack://T000/B000/XXXX", "ntfy://my-topic")
+    assert rule.targets == ["slack://T000/B000/XXXX", "ntfy://my-topic"]
+
+
+def test_a_target_is_checked_again_when_sent(
+    account: Account,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    answers = {"hooks.example.com": ["93.184.215.14"]}
+    monkeypatch.setattr("netguard.resolve", lambda host, port: answers[host])
+    rule = add_rule(account, "new", "json://hooks.example.com/in")
+    with django_capture_on_commit_callbacks(execute=False):
+        fetch(account, item("a", 10))
+    [row] = AlertDelivery.objects.filter(rule=rule)
+    answers["hooks.example.com"] = ["10.0.0.7"]  # the name now points inside
+    sent: list[Any] = []
+
+    def notify(*args: Any, **kwargs: Any) -> bool:
+        sent.append(args)
+        return True
+
+    monkeypatch.setattr("apprise.Apprise.notify", notify)
+    assert delivery.attempt(row.pk) is None  # failed at once, no retry
+    row.refresh_from_db()
+    assert row.status == "failed"
+    assert "forbidden address" in row.last_error
+    assert sent == []
+
+
+def test_loopback_needs_the_development_switch(account: Account, settings: Any) -> None:
+    settings.NOTIFY_ALLOW_LOOPBACK = True
+    assert channels.check_target("json://127.0.0.1:8080/x", account_id=account.pk)
+    settings.NOTIFY_ALLOW_LOOPBACK = False
+    with pytest.raises(channels.TargetError, match="forbidden address"):
+        channels.check_target("json://127.0.0.1:8080/x", account_id=account.pk)
