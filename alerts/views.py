@@ -29,8 +29,29 @@ def _rule(account: Account, rule_id: int) -> AlertRule:
     return get_object_or_404(AlertRule, pk=rule_id, account=account)
 
 
+def _preview(account: Account, form: RuleForm) -> tuple[RuleForm, str]:
+    """The form again with what the builder's choices make written out as the condition's
+    text, checked as a save would check it, and that text ("" when the form is refused:
+    its errors say why). Nothing is saved."""
+    if not form.is_valid():
+        return form, ""
+    try:
+        condition, _, _ = rules.validate(account, form.cleaned_data["input"])
+    except rules.RuleError as exc:
+        form.add_error(None, str(exc))
+        return form, ""
+    data = form.data.copy()
+    data["condition"], data["what"] = condition, ""
+    return RuleForm(data, account=account), condition
+
+
 def _render_list(
-    request: HttpRequest, account: Account, form: RuleForm, *, status: int = 200
+    request: HttpRequest,
+    account: Account,
+    form: RuleForm,
+    *,
+    status: int = 200,
+    preview: str = "",
 ) -> HttpResponse:
     rule_list = list(
         AlertRule.objects.filter(account=account).select_related("source").order_by("-pk")
@@ -53,7 +74,12 @@ def _render_list(
         by_rule.setdefault(row.rule_id, []).append(row)
     for rule in rule_list:
         rule.recent = by_rule.get(rule.pk, [])  # type: ignore[attr-defined]
-    context: dict[str, Any] = {"account": account, "rules": rule_list, "form": form}
+    context: dict[str, Any] = {
+        "account": account,
+        "rules": rule_list,
+        "form": form,
+        "preview": preview,
+    }
     return render(request, "alerts/list.html", context, status=status)
 
 
@@ -68,6 +94,11 @@ def rule_list(request: HttpRequest, account: Account) -> HttpResponse:
 @owner_required
 def add_rule(request: HttpRequest, account: Account) -> HttpResponse:
     form = RuleForm(request.POST, account=account)
+    if "preview" in request.POST:
+        form, condition = _preview(account, form)
+        return _render_list(
+            request, account, form, status=200 if condition else 400, preview=condition
+        )
     if form.is_valid():
         try:
             rule = rules.create(account, form.cleaned_data["input"])
@@ -87,6 +118,10 @@ def edit_rule(request: HttpRequest, account: Account, rule_id: int) -> HttpRespo
         form = RuleForm.for_rule(rule)
         return render(request, "alerts/edit.html", {"rule": rule, "form": form})
     form = RuleForm(request.POST, account=account)
+    if "preview" in request.POST:
+        form, condition = _preview(account, form)
+        context = {"rule": rule, "form": form, "preview": condition}
+        return render(request, "alerts/edit.html", context, status=200 if condition else 400)
     if form.is_valid():
         try:
             rules.update(rule, form.cleaned_data["input"])

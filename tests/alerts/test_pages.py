@@ -134,3 +134,62 @@ def test_the_entry_page_links_to_a_rule_for_its_source(client: Client, owner: An
     assert f"/alerts?source={source.public_id}" in html
     form = client.get(f"/alerts?source={source.public_id}").content.decode()
     assert f'<option value="{source.public_id}" selected>' in form
+
+
+def test_show_as_text_writes_the_builders_condition_out_and_saves_nothing(
+    client: Client, owner: Any
+) -> None:
+    response = client.post(
+        "/alerts/add",
+        {
+            "what": "price drop >=%",
+            "number": "10",
+            "title": "lamp",
+            "targets": "owner",
+            "digest": "none",
+            "preview": "1",
+        },
+    )
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert (
+        "The condition reads <code>price drop &gt;= 10% and title ~ &quot;lamp&quot;</code>" in html
+    )
+    # The text form now fills the Condition field, ready to edit or save as it stands.
+    assert 'value="price drop &gt;= 10% and title ~ &quot;lamp&quot;"' in html
+    assert not AlertRule.objects.exists()
+
+
+def test_show_as_text_points_at_the_wrong_word_without_saving(client: Client, owner: Any) -> None:
+    response = client.post(
+        "/alerts/add",
+        {"condition": "price < cheap", "targets": "owner", "digest": "none", "preview": "1"},
+    )
+    assert response.status_code == 400
+    assert "column 9" in response.content.decode()
+    assert "The condition reads" not in response.content.decode()
+    assert not AlertRule.objects.exists()
+
+
+def test_show_as_text_on_the_edit_page_leaves_the_rule_as_it_was(
+    client: Client, owner: Any
+) -> None:
+    client.post("/alerts/add", {"condition": "new", "targets": "owner", "digest": "none"})
+    rule = AlertRule.objects.get()
+
+    response = client.post(
+        f"/alerts/{rule.pk}/edit",
+        {
+            "what": "price <",
+            "number": "25",
+            "targets": "owner",
+            "digest": "none",
+            "preview": "1",
+        },
+    )
+
+    assert response.status_code == 200
+    assert "The condition reads <code>price &lt; 25</code>" in response.content.decode()
+    rule.refresh_from_db()
+    assert rule.condition == "new"
