@@ -21,10 +21,11 @@ from typing import Any, ClassVar
 
 from django.contrib import admin, messages
 from django.db import models
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 
 from accounts.paginators import EstimatedCountPaginator
+from history import ids
 from history.clock import ms_to_datetime, now_ms
 from history.models import Change, Entry, FeedClock, Importance, PageState, Source, Update
 
@@ -66,6 +67,24 @@ def detail_fields(model: type[Model], times: Iterable[str]) -> tuple[str, ...]:
     dated = set(times)
     shown = [f for f in model._meta.fields if not (f.primary_key and f.auto_created)]
     return tuple(f"{f.name}_utc" if f.name in dated else f.name for f in shown)
+
+
+def by_public_id(term: str, columns: dict[str, str]) -> dict[str, int] | None:
+    """The lookup for a pasted API id (`ent_…`, `upd_…`): `columns` maps an id prefix to the
+    indexed column it names; None when the term is not one of those ids."""
+    term = term.strip()
+    for prefix, column in columns.items():
+        if term.startswith(prefix):
+            pk = ids.decode(prefix, term)
+            return {column: pk if pk is not None else -1}
+    return None
+
+
+def newest(model: type[Model], window: int) -> Q:
+    """The model's newest `window` rows (fewer where rows were deleted), as a primary-key
+    range its index serves: what a substring search, which no index serves, may scan."""
+    last = model._default_manager.order_by("-pk").values_list("pk", flat=True).first()
+    return Q(pk__gt=(last or 0) - window)
 
 
 class BigTableAdmin(admin.ModelAdmin):
@@ -187,6 +206,14 @@ class EntryAdmin(ReadOnlyAdmin):
     )
     list_select_related = ("source", "account")
     list_filter = ("update_type", "is_stub")
+    search_fields = ("title", "url")
+    search_help_text = (
+        "Words in the title or URL, among the newest 200,000 entries; or an API id, of any "
+        "age: an entry's (ent_…) or its source's (src_…)."
+    )
+    # No index serves a substring: words are looked for among this many newest rows, a
+    # bounded scan (docs/admin.md has its cost on a million entries).
+    SEARCH_WINDOW = 200_000
     raw_id_fields = ("account", "source")
     fields = detail_fields(Entry, ("update_time", "created_at"))
     readonly_fields = ("update_time_utc", "created_at_utc")
@@ -195,6 +222,17 @@ class EntryAdmin(ReadOnlyAdmin):
     updated = ms_column("update_time", "update time")
     update_time_utc = ms_field("update_time", "update time")
     created_at_utc = ms_field("created_at", "created")
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Entry], search_term: str
+    ) -> tuple[QuerySet[Entry], bool]:
+        """An API id is looked up by its index; words are searched in title and URL."""
+        lookup = by_public_id(search_term, {ids.ENTRY: "pk", ids.SOURCE: "source_id"})
+        if lookup is not None:
+            return queryset.filter(**lookup), False
+        if search_term.strip():
+            queryset = queryset.filter(newest(Entry, self.SEARCH_WINDOW))
+        return super().get_search_results(request, queryset, search_term)
 
 
 @admin.register(Change)
@@ -244,12 +282,19 @@ class UpdateAdmin(ReadOnlyAdmin):
         "source",
         "account",
         "update_type",
-        "field",
-        "importance",
+        "field_name",
         "values",
+        "importance",
     )
     list_select_related = ("entry", "source", "account")
     list_filter = (ImportanceFilter, "update_type")
+    # What the search box looks in; get_search_results below reads them cheaply.
+    search_fields = ("=field", "entry__title")
+    search_help_text = (
+        "A field's exact name (price) or words of the entry's title, among the newest 500,000 "
+        "updates; or an API id, of any age: the update's (upd_…), its entry's (ent_…), "
+        "source's (src_…) or check's (chg_…)."
+    )
     raw_id_fields = ("account", "source", "entry", "change")
     fields = detail_fields(Update, ("at",))
     readonly_fields = ("at_utc",)
@@ -258,7 +303,47 @@ class UpdateAdmin(ReadOnlyAdmin):
     time = ms_column("at", "at")
     at_utc = ms_field("at", "at")
 
-    @admin.display(description="value change")
+    # Entries whose title matches, at most: a word found in more titles than this is too
+    # broad to list updates by anyway, and the bound keeps the lookup one short query.
+    TITLE_MATCHES = 500
+    SEARCH_WINDOW = 500_000  # newest updates a word or field name is looked for among
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Update], search_term: str
+    ) -> tuple[QuerySet[Update], bool]:
+        """An API id is looked up by its index. Otherwise the term is a field name (exact) or
+        words of the entry's title, matched in entries first (a bounded list of ids) so the
+        updates are read by their entry index, never by joining every update to its entry."""
+        lookup = by_public_id(
+            search_term,
+            {
+                ids.UPDATE: "pk",
+                ids.ENTRY: "entry_id",
+                ids.SOURCE: "source_id",
+                ids.CHANGE: "change_id",
+            },
+        )
+        if lookup is not None:
+            return queryset.filter(**lookup), False
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        entries = list(
+            Entry.objects.filter(newest(Entry, EntryAdmin.SEARCH_WINDOW), title__icontains=term)
+            .order_by("-id")
+            .values_list("pk", flat=True)[: self.TITLE_MATCHES]
+        )
+        recent = queryset.filter(newest(Update, self.SEARCH_WINDOW))
+        return recent.filter(Q(field=term) | Q(entry_id__in=entries)), False
+
+    @admin.display(description="field", ordering="field")
+    def field_name(self, obj: Update) -> str:
+        """The attribute that changed; a narration has none, and says so."""
+        if obj.field:
+            return obj.field
+        return "(narration)" if obj.headline else "-"
+
+    @admin.display(description="old → new")
     def values(self, obj: Update) -> str:
         """`previous → current unit`, short enough for one table row."""
         change = obj.value_change

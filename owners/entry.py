@@ -6,6 +6,9 @@ A page costs the same few queries however long the history: the entry, the cards
 query), which formats each card's page states hold (one query), and the read flag (one
 UPDATE, only while the entry is unread). Snapshot contents are not read here: a card
 loads them from owners/snapshots.py when its owner opens it.
+
+The entry's image is not loaded: Tidemark keeps its address, not its bytes, and an `<img>`
+of it would have every owner's browser call the watched site. The page links to it instead.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from accounts.models import Account
 from history import ids, selectors
 from history.models import Change, Entry
 from owners.paging import Keyset
+from owners.snapshots import safe_url
 
 PAGE_SIZE = 20
 
@@ -122,6 +126,12 @@ def timeline(cards: Sequence[selectors.Card], formats: dict[int, Formats]) -> li
     return result
 
 
+def image_link(url: str | None) -> str | None:
+    """The entry's image address when it is an absolute http(s) URL, for a link only."""
+    link = safe_url(url, None)
+    return link if link and link.startswith(("http://", "https://")) else None
+
+
 @require_GET
 @owner_required
 def entry_detail(request: HttpRequest, account: Account, entry_id: str) -> HttpResponse:
@@ -135,6 +145,7 @@ def entry_detail(request: HttpRequest, account: Account, entry_id: str) -> HttpR
     context = {
         "entry": entry,
         "source": entry.source,
+        "image_link": image_link(entry.image_url),
         "cards": timeline(cards, formats),
         "next_cursor": next_cursor,
         "first_page": page.after is None,

@@ -9,7 +9,9 @@ from django.conf import settings
 
 from history.models import Source
 from watcher.models import Watch
-from watcher.sources import SourceRefused, SourceSettings, parse_fields
+from watcher.sources import FieldSpecRefused, SourceRefused, SourceSettings, parse_fields
+
+FIELD_LINE = "Each line must be NAME=CSS selector, e.g. price=.amount"
 
 
 class SourceForm(forms.Form):
@@ -53,7 +55,7 @@ class SourceForm(forms.Form):
         widget=forms.Textarea(
             attrs={"rows": 3, "placeholder": "rating=.stars\nstock=.availability"}
         ),
-        help_text="One NAME=CSS per line, read inside each item.",
+        help_text="One NAME=CSS selector per line, read inside each item (e.g. price=.amount).",
     )
     ignore = forms.CharField(
         label="Ignored fields (optional)",
@@ -75,17 +77,31 @@ class SourceForm(forms.Form):
             if name in self.errors:
                 field.widget.attrs["aria-invalid"] = "true"
 
+    def clean_field_selectors(self) -> dict[str, str]:
+        """The lines as field selectors, checked by the commands' rule (`parse_fields`) and
+        refused in this form's words: its people type lines, not `--field` flags."""
+        lines = [line for line in self.cleaned_data["field_selectors"].splitlines() if line.strip()]
+        try:
+            return parse_fields(lines)
+        except FieldSpecRefused as exc:
+            if exc.twice:
+                raise forms.ValidationError(
+                    f"The field “{exc.twice}” is on two lines: give each field once."
+                ) from exc
+            raise forms.ValidationError(f"{FIELD_LINE}; “{exc.spec.strip()}” is not.") from exc
+        except SourceRefused as exc:
+            message = str(exc)
+            raise forms.ValidationError(message[:1].upper() + message[1:] + ".") from exc
+
     def settings(self) -> SourceSettings:
-        """The cleaned form as source settings (checked by the caller); raises SourceRefused
-        for a malformed field selector."""
+        """The cleaned form as source settings (checked by the caller)."""
         data = self.cleaned_data
-        lines = [line for line in data["field_selectors"].splitlines() if line.strip()]
         return SourceSettings(
             url=data["url"],
             name=data["name"].strip(),
             frequency=data["frequency"],
             selector=data["selector"],
-            fields=parse_fields(lines),
+            fields=data["field_selectors"],
             ignore=[part for part in data["ignore"].split(",") if part.strip()],
             pages=data["pages"],
             render=data["rendering"],

@@ -6,9 +6,13 @@ undecodable id or a missing format answer 404):
 - `snapshot`: the stored bytes of one state and format (`?state=current|previous`,
   `&format=html|markdown|screenshot`), found and read by the API's own functions
   (`history.api.reads.snapshot_name` and `snapshot_bytes`). A captured page is
-  third-party HTML: it is served with `Content-Security-Policy: sandbox`, so even opened
-  on its own it runs as an opaque origin without script; the entry page frames it in an
-  `<iframe sandbox>` as well (same-origin framing is allowed for this view only).
+  third-party HTML: it is served with a Content-Security-Policy (`SNAPSHOT_CSP`) that
+  sandboxes it, so even opened on its own it runs as an opaque origin without script,
+  and lets it load nothing but `data:` images and fonts and its inline styles, so viewing
+  it sends no request to the live site (whose images, stylesheets and fonts stay out; its
+  <link> and frame elements are renamed, see `inert`); the
+  entry page frames it in an `<iframe sandbox>` as well (same-origin framing is allowed for
+  this view only).
 - `page_text`: the markdown rendered to HTML by markdown-it with raw HTML off, links only
   to http(s) and mailto (resolved against the source's URL), and images shown as links.
 - `page_diff`: the previous and the current markdown compared line by line (difflib),
@@ -21,6 +25,7 @@ the owner opens it, so the timeline itself reads no snapshot.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,11 +57,39 @@ MEDIA_TYPES = {
     "screenshot": "image/png",  # ingestion accepts PNG screenshots only
 }
 
+# Nothing a captured page names is fetched: its own address is the live site, and ours
+# holds nothing it could want, so not even 'self'. Inline styles keep its layout readable.
+SNAPSHOT_CSP = "; ".join(
+    [
+        "sandbox",
+        "default-src 'none'",
+        "img-src data:",
+        "font-src data:",
+        "style-src 'unsafe-inline'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'self'",
+    ]
+)
+
 MARKDOWN_MAX = 200_000  # characters of page text rendered; the rest is left out
 DIFF_COMPARE_MAX = 3_000  # changed lines of each side compared (difflib is quadratic)
 DIFF_SHOW_MAX = 600  # lines shown in a diff
 LINE_MAX = 1_000  # characters shown of one line
 CONTEXT = 3  # unchanged lines shown around each change
+
+
+# Under SNAPSHOT_CSP these elements fetch nothing, yet Chromium still opens a connection
+# to the live site for a <link rel=preconnect> (no CSP governs it) and for a frame whose
+# navigation frame-src then blocks (measured: tests/browser/test_entry_page.py). A tag's
+# name is read literally after `<`, so renaming that text leaves no such element.
+_CONNECTING_TAG = re.compile(rb"<(link|iframe|frame)(?=[\s/>])", re.IGNORECASE)
+
+
+def inert(html: bytes) -> bytes:
+    """Captured HTML with its <link>, <iframe> and <frame> elements renamed `<x-…>`, so
+    they neither load nor connect; the rest is served as captured."""
+    return _CONNECTING_TAG.sub(rb"<x-\1", html)
 
 
 def _read(account: Account, change_id: str, state: str, fmt: str) -> bytes:
@@ -75,9 +108,12 @@ def snapshot(request: HttpRequest, account: Account, change_id: str) -> HttpResp
     state = request.GET.get("state") or "current"
     fmt = request.GET.get("format") or "markdown"
     body = _read(account, change_id, state, fmt)
+    if fmt == "html":
+        body = inert(body)
     response = HttpResponse(body, content_type=MEDIA_TYPES[fmt])
-    # As the API's snapshot: an opaque origin with no script, forms or plugins.
-    response["Content-Security-Policy"] = "sandbox"
+    # As the API's snapshot, an opaque origin with no script, forms or plugins; and, for an
+    # owner's browser, no request to the captured site.
+    response["Content-Security-Policy"] = SNAPSHOT_CSP
     response["X-Content-Type-Options"] = "nosniff"
     # Blobs are content-addressed: the bytes behind this URL never change.
     response["Cache-Control"] = "private, max-age=3600"

@@ -22,7 +22,7 @@ from accounts.decorators import owner_required
 from accounts.models import Account
 from history import ids
 from history.deletion import hide_source
-from history.models import Change, Entry, Source, Update
+from history.models import Change, Entry, Source, Update, UpdateType
 from owners.forms import SourceForm
 from owners.paging import Keyset
 from watcher import tasks
@@ -55,8 +55,10 @@ def _list(
     request: HttpRequest, account: Account, form: SourceForm, status: int = 200
 ) -> HttpResponse:
     page = Keyset.of(request.GET.get("cursor"), account.pk, "sources")
+    # The page's entries now: one that left the page (`removed`) is history, not content.
     entries = (
         Entry.objects.filter(source=OuterRef("pk"), is_stub=False)
+        .exclude(update_type=UpdateType.REMOVED)
         .order_by()
         .values("source")
         .annotate(n=Count("*"))
@@ -119,8 +121,19 @@ def source_detail(request: HttpRequest, account: Account, source_id: str) -> Htt
     source = find_source(account, source_id)
     kind = request.GET.get("kind") or None
     query = (request.GET.get("q") or "").strip()[:QUERY_MAX]
-    page = Keyset.of(request.GET.get("cursor"), account.pk, "source", source.pk, kind, query)
-    rows = Entry.objects.filter(source=source, is_stub=False)
+    removed = request.GET.get("removed") == "1"
+    page = Keyset.of(
+        request.GET.get("cursor"), account.pk, "source", source.pk, kind, query, removed
+    )
+    entries_of = Entry.objects.filter(source=source, is_stub=False)
+    totals = entries_of.aggregate(
+        removed=Count("pk", filter=Q(update_type=UpdateType.REMOVED)), all=Count("pk")
+    )
+    rows = (
+        entries_of.filter(update_type=UpdateType.REMOVED)
+        if removed
+        else entries_of.exclude(update_type=UpdateType.REMOVED)
+    )
     if kind:
         rows = rows.filter(kind=kind)
     if query:
@@ -152,6 +165,9 @@ def source_detail(request: HttpRequest, account: Account, source_id: str) -> Htt
         "kind": kind,
         "kinds": kinds,
         "q": query,
+        "removed": removed,
+        "current_count": totals["all"] - totals["removed"],
+        "removed_count": totals["removed"],
         "fetches": fetches,
     }
     return render(request, "owners/source.html", context)

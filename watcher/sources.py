@@ -105,6 +105,19 @@ def check_selector(css: str, what: str) -> str:
     return css
 
 
+class FieldSpecRefused(SourceRefused):
+    """A `NAME=CSS` pair without a name or `=` (`twice` None), or a name given twice.
+
+    The message is the commands' (`--field …`); the owner form words its own from `spec`
+    and `twice`, since its people type lines in a box, not flags."""
+
+    def __init__(self, spec: str, twice: str | None = None) -> None:
+        self.spec, self.twice = spec, twice
+        super().__init__(
+            f"--field {twice} is given twice" if twice else f"--field {spec!r} must be NAME=CSS"
+        )
+
+
 def parse_fields(specs: Iterable[str]) -> dict[str, str]:
     """`NAME=CSS` pairs (`--field`) as a mapping; SourceRefused for a bad one."""
     fields: dict[str, str] = {}
@@ -112,9 +125,9 @@ def parse_fields(specs: Iterable[str]) -> dict[str, str]:
         name, sep, css = spec.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise SourceRefused(f"--field {spec!r} must be NAME=CSS")
+            raise FieldSpecRefused(spec)
         if name in fields:
-            raise SourceRefused(f"--field {name} is given twice")
+            raise FieldSpecRefused(spec, twice=name)
         fields[name] = check_selector(css, f"the selector of field {name}")
     return fields
 

@@ -62,6 +62,19 @@ def test_staff_browse_updates_filtered_by_importance(
         expect(rows.nth(n).locator("td.field-importance")).to_have_text("Critical")
     page.screenshot(path=str(shots / "03-updates-critical.png"), full_page=True)
 
+    # Search: words of the entry's title; the list shows the field and old → new.
+    page.goto(f"{base}/admin/history/update/")
+    page.locator("#searchbar").fill("Espresso machine 3")
+    page.locator("#changelist-search").get_by_role("button", name="Search").click()
+    expect(page).to_have_url(f"{base}/admin/history/update/?q=Espresso+machine+3")
+    found = page.locator("#result_list tbody tr")
+    expect(found).to_have_count(1)
+    expect(found.locator("td.field-field_name")).to_have_text("price")
+    expect(found.locator("td.field-values")).to_have_text("10.0 → 12.0 EUR")
+    expect(page.locator("#result_list thead")).to_contain_text("Old → new")
+    page.screenshot(path=str(shots / "03b-updates-search.png"), full_page=True)
+    page.goto(f"{base}/admin/history/update/?importance=critical")
+
     # Read-only: an update opens without a save button.
     rows.first.locator("th a").click()
     expect(page.get_by_role("heading", name="View update")).to_be_visible()

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import base64
 import struct
+import threading
 import zlib
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, cast
 
@@ -234,3 +237,111 @@ def test_the_entry_page_fits_the_screen(
     card.locator(".capture-diff").screenshot(path=str(shots / f"03-diff-{width}.png"))
     card.locator(".capture-html").screenshot(path=str(shots / f"04-captured-page-{width}.png"))
     sized.close()
+
+
+class _Live:
+    """A stand-in for the watched site on loopback that counts every connection and
+    request it gets: an owner viewing what was captured must cause none."""
+
+    def __init__(self) -> None:
+        live = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                live.requests.append(self.path)
+                body = png(4, 4, (200, 0, 0)) if self.path.endswith(".png") else b""
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png" if body else "text/css")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        class Server(ThreadingHTTPServer):
+            def verify_request(self, request: Any, client_address: Any) -> bool:
+                live.connections += 1
+                return True
+
+        self.requests: list[str] = []
+        self.connections = 0
+        self.server = Server(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def live_site() -> Iterator[_Live]:
+    site = _Live()
+    yield site
+    site.close()
+
+
+def _remote_page(site: str) -> str:
+    """A captured page that names the live site in every way a page loads things."""
+    return f"""<!doctype html><html><head><title>Shop</title>
+<meta http-equiv="refresh" content="1; url={site}/refresh.html">
+<link rel="preconnect" href="{site}"><LINK rel=preconnect href="{site}/"/>
+<link rel="dns-prefetch" href="{site}"><link rel="prefetch" href="{site}/next.html">
+<link rel="preload" as="image" href="{site}/preload.png">
+<link rel="stylesheet" href="{site}/style.css">
+<style>@import url("{site}/import.css");
+@font-face {{ font-family: Shop; src: url("{site}/font.woff2"); }}
+body {{ background: url("{site}/background.png"); font-family: Shop; }}</style>
+<base href="{site}/"></head><body>
+<h1>The shop</h1>
+<img id="product" src="{site}/mug.png" alt="mug">
+<img src="relative.png" alt="relative">
+<img srcset="{site}/mug-2x.png 2x" alt="srcset">
+<picture><source srcset="{site}/mug.webp"><img src="{site}/picture.png" alt="p"></picture>
+<div style="background-image: url('{site}/inline.png')">inline</div>
+<video poster="{site}/poster.png"></video><audio src="{site}/a.mp3"></audio>
+<iframe src="{site}/frame.html"></iframe><IFRAME SRC="{site}/frame2.html"></IFRAME>
+<object data="{site}/object.png"></object><embed src="{site}/embed.html">
+<input type="image" src="{site}/input.png"><svg><image href="{site}/svg.png"/></svg>
+</body></html>"""
+
+
+def test_viewing_the_captured_page_sends_nothing_to_the_live_site(
+    page: Page, context: BrowserContext, live_server: object, storage: Path, live_site: _Live
+) -> None:
+    base = str(live_server)
+    account = _owner("acme")
+    captured = _remote_page(live_site.base)
+    watched = dict(mug(39.9), imageUrl=f"{live_site.base}/thumbnail.png")
+    ingest(fetch_doc(account.slug, [watched], snapshot={"html": captured}))
+    entry = Entry.objects.get(account=account, identity_key="mug")
+    change = Change.objects.get()
+
+    _sign_in_to(page, base, f"/entries/{entry.public_id}", "acme@example.com")
+    # The thumbnail is a link to the image, not the image.
+    expect(page.locator("a.entry-image")).to_have_attribute(
+        "href", f"{live_site.base}/thumbnail.png"
+    )
+    card = page.locator("li.card").first
+    card.locator(".capture-html > summary").click()
+    frame = card.frame_locator(".capture-html iframe")
+    expect(frame.get_by_role("heading", name="The shop")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+    alone = context.new_page()
+    alone.goto(f"{base}/changes/{change.public_id}/snapshot?format=html")
+    expect(alone.get_by_role("heading", name="The shop")).to_be_visible()
+    alone.wait_for_load_state("networkidle")
+    alone.wait_for_timeout(1500)  # room for any late request (lazy images, fonts, refresh)
+    alone.close()
+
+    assert live_site.requests == []
+    assert live_site.connections == 0
+
+    # The same page anywhere else does call the site: the zero above means something.
+    control = context.new_page()
+    control.set_content(captured)
+    control.wait_for_load_state("networkidle")
+    control.close()
+    assert "/mug.png" in live_site.requests

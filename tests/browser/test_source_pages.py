@@ -118,6 +118,20 @@ def test_watch_a_page_follow_a_change_then_pause_resume_edit_delete(
     expect(page.get_by_role("heading", level=1)).to_contain_text("Brass lamp")
     page.screenshot(path=str(shots / "05-entry.png"), full_page=True)
 
+    # The glass lamp leaves the page: it is no longer counted or listed, but kept apart.
+    shop.page("/lamps", _listing({"brass": "29,90", "oak": "59,00"}))
+    assert check(source.pk) is not None
+    page.goto(f"{base}/sources")
+    expect(page.locator(f"#{source.public_id} td.count")).to_have_text("2")
+    page.goto(f"{base}/sources/{source.public_id}")
+    expect(page.locator("table.entries tbody tr")).to_have_count(2)
+    expect(page.locator("table.entries")).not_to_contain_text("Glass lamp")
+    page.get_by_role("link", name="Removed (1)").click()
+    expect(page).to_have_url(f"{base}/sources/{source.public_id}?removed=1")
+    expect(page.locator("table.entries tbody tr")).to_have_count(1)
+    expect(page.locator("table.entries")).to_contain_text("Glass lamp")
+    _fits(page, shots, "05b-removed-entries")
+
     # Edit: a new frequency.
     page.goto(f"{base}/sources/{source.public_id}")
     page.get_by_role("link", name="Edit").click()

@@ -23,7 +23,7 @@ from history import ids
 from history.ingest import ingest
 from history.models import Change, Entry
 from owners import entry as entry_page
-from owners.snapshots import DIFF_SHOW_MAX, LINE_MAX, diff_lines, render_markdown
+from owners.snapshots import DIFF_SHOW_MAX, LINE_MAX, diff_lines, inert, render_markdown
 from tests.history.conftest import fetch_doc
 
 pytestmark = pytest.mark.django_db
@@ -107,7 +107,9 @@ def test_it_shows_the_entry_and_its_changes_for_people(client: Client, owner: Ac
     assert f'href="/sources/{entry.source.public_id}"' in html
     assert "product" in html
     assert "29.90 EUR" in html
-    assert 'src="https://shop.example.com/mug.png"' in html
+    # The entry's image is a link, never loaded: no request goes to the shop.
+    assert 'class="entry-image" href="https://shop.example.com/mug.png"' in html
+    assert not re.search(r"<img[^>]*\ssrc=", html)
     # Newest first: the second check, then the first.
     first, second = Change.objects.order_by("at", "id")
     assert card_ids(html) == [second.public_id, first.public_id]
@@ -134,7 +136,31 @@ def test_narrations_show_their_headline_and_description(client: Client, owner: A
 
     assert '<p class="narration-headline">Now sold in pairs</p>' in html
     assert "The listing says two mugs per box." in html
-    assert '<span class="tag importance minor">minor</span>' in html
+    # The card's only update is the narration: its importance shows once, in the card's head.
+    assert html.count(">minor</span>") == 1
+    assert '<span class="visually-hidden">Importance: </span>minor</span>' in html
+
+
+def _card_tags(html: str) -> list[list[str]]:
+    """The importance words shown in each card, in order."""
+    cards = re.findall(r'<li class="card".*?</ul>', html, re.S)
+    return [
+        re.findall(r'class="tag importance[^"]*">(?:<span[^>]*>[^<]*</span>)?(\w+)</span>', card)
+        for card in cards
+    ]
+
+
+def test_a_card_shows_its_importance_once(client: Client, owner: Account) -> None:
+    check(owner, mug(40))
+    check(owner, mug(30))  # -25 %: critical by the default rules, the card's only change
+    narration = {"identityKey": "mug", "headline": "Gift box", "importance": "minor"}
+    check(owner, mug(20), narrations=[narration])  # critical price, minor narration
+
+    tags = _card_tags(client.get(url_of(the_mug(owner))).content.decode())
+
+    # Newest first: the card's level in its head, then an update's own only when it differs.
+    assert tags[0] == ["critical", "minor"]
+    assert tags[1] == ["critical"]
 
 
 def test_another_accounts_entry_is_not_found(
@@ -301,6 +327,15 @@ def snapshots(owner: Account) -> tuple[Change, Change]:
     return first, second
 
 
+def csp(response: Any) -> dict[str, list[str]]:
+    """A response's Content-Security-Policy as {directive: [values]}."""
+    policy: dict[str, list[str]] = {}
+    for directive in response["Content-Security-Policy"].split(";"):
+        name, *values = directive.split()
+        policy[name] = values
+    return policy
+
+
 def test_the_page_links_each_capture_of_a_card(client: Client, owner: Account) -> None:
     first, second = snapshots(owner)
     html = client.get(url_of(the_mug(owner))).content.decode()
@@ -327,9 +362,34 @@ def test_the_html_snapshot_is_served_sandboxed(client: Client, owner: Account) -
     assert response.status_code == 200
     assert response.content.decode() == CAPTURED_HTML
     assert response["Content-Type"] == "text/html; charset=utf-8"
-    assert response["Content-Security-Policy"] == "sandbox"
+    policy = csp(response)
+    assert policy["sandbox"] == []  # no allow-*: no script, form or plugin
+    # Nothing is fetched from the live site (nor anywhere): only data: images and fonts.
+    assert policy["default-src"] == ["'none'"]
+    assert policy["img-src"] == ["data:"]
+    assert policy["font-src"] == ["data:"]
+    assert policy["style-src"] == ["'unsafe-inline'"]
+    assert policy["base-uri"] == ["'none'"]
     assert response["X-Content-Type-Options"] == "nosniff"
     assert response["X-Frame-Options"] == "SAMEORIGIN"  # framed by the entry page only
+
+
+def test_captured_links_and_frames_are_served_inert(client: Client, owner: Account) -> None:
+    html = (
+        '<LINK rel=preconnect href="http://live.example"><link/><link\trel="icon">'
+        '<iframe src="http://live.example/f"></iframe><frameset><frame src="x"></frameset>'
+        "<linked>kept</linked><p>a <link> in text</p>"
+    )
+    assert inert(html.encode()).decode() == (
+        '<x-LINK rel=preconnect href="http://live.example"><x-link/><x-link\trel="icon">'
+        '<x-iframe src="http://live.example/f"></iframe><frameset><x-frame src="x"></frameset>'
+        "<linked>kept</linked><p>a <x-link> in text</p>"
+    )
+    result = check(owner, mug(10), snapshot={"html": html, "markdown": "a <link> in text\n"})
+    path = f"/changes/{ids.encode(ids.CHANGE, result.change_id)}/snapshot"
+    assert client.get(f"{path}?format=html").content == inert(html.encode())
+    # The markdown is served as stored.
+    assert client.get(f"{path}?format=markdown").content == b"a <link> in text\n"
 
 
 def test_the_other_snapshot_formats(client: Client, owner: Account) -> None:
@@ -342,7 +402,8 @@ def test_the_other_snapshot_formats(client: Client, owner: Account) -> None:
     text = client.get(f"/changes/{second.public_id}/snapshot?format=markdown")
     assert text["Content-Type"] == "text/plain; charset=utf-8"
     assert text.content.decode() == "# Shop\n\n- Mug 29.90 €\n"
-    assert text["Content-Security-Policy"] == "sandbox"
+    assert csp(text)["default-src"] == ["'none'"]
+    assert "sandbox" in csp(shot)
     previous = client.get(f"/changes/{second.public_id}/snapshot?state=previous&format=html")
     assert previous.content == b"<p>old</p>"
 

@@ -299,6 +299,7 @@ def test_pages_issue_a_constant_number_of_queries(
         for path in (
             "/sources",
             f"/sources/{source.public_id}",
+            f"/sources/{source.public_id}?removed=1",
             "/feed",
             f"/feed?source={source.public_id}&importance=material",
         ):
@@ -314,6 +315,8 @@ def test_pages_issue_a_constant_number_of_queries(
         )
     for n in range(6):
         fetch(account, f"https://shop.example.com/other{n}", [item("z")])
+    fetch(account, "https://shop.example.com/q", [item("a", price=2.0)])  # the rest removed
+    assert Entry.objects.filter(source=source, update_type="removed").count() > 2
     with django_assert_max_num_queries(len(small.captured_queries)):
         load()
 
@@ -337,3 +340,131 @@ def test_the_feed_filters_by_importance_and_source(owner_client, account):
         expected = Update.objects.filter(importance_level=level).count()
         assert page.count('class="feed-item') == expected, (level, levels)
     assert owner_client.get("/feed?importance=huge").status_code == 404
+
+
+def _entry_titles(page: str) -> list[str]:
+    return re.findall(r'<a href="/entries/ent_[^"]+">([^<]+)</a>', page)
+
+
+def test_removed_entries_are_counted_and_listed_apart(owner_client, account, monkeypatch):
+    url = "https://shop.example.com/shrinking"
+    fetch(account, url, [item(k) for k in ("a", "b", "c", "d")])
+    result = fetch(account, url, [item("a")])  # b, c and d left the page
+    source = Source.objects.get(pk=result.source_id)
+    assert Entry.objects.filter(source=source, update_type="removed").count() == 3
+    base = f"/sources/{source.public_id}"
+
+    row = re.search(
+        rf'<tr id="{source.public_id}".*?</tr>', owner_client.get("/sources").content.decode(), re.S
+    )
+    assert row is not None
+    assert '<td data-label="Entries" class="count">1</td>' in row.group(0)
+
+    page = owner_client.get(base).content.decode()
+    assert _entry_titles(page) == ["A"]
+    assert '<strong aria-current="page">On the page now (1)</strong>' in page
+    assert f'<a href="{base}?removed=1">Removed (3)</a>' in page
+
+    monkeypatch.setattr("owners.paging.PAGE_SIZE", 2)
+    seen: list[str] = []
+    path = f"{base}?removed=1"
+    for _ in range(3):
+        page = owner_client.get(path).content.decode()
+        assert '<strong aria-current="page">Removed (3)</strong>' in page
+        assert '<input type="hidden" name="removed" value="1">' in page
+        seen += _entry_titles(page)
+        nxt = re.search(r'rel="next" href="\?([^"]+)"', page)
+        if not nxt:
+            break
+        assert nxt.group(1).startswith("removed=1&amp;")
+        path = f"{base}?{nxt.group(1).replace('&amp;', '&')}"
+    assert sorted(seen) == ["B", "C", "D"]
+    # A cursor of the removed list does not page the current one.
+    cursor = re.search(r"cursor=([^&]+)$", path)
+    assert cursor is not None
+    assert owner_client.get(f"{base}?cursor={cursor.group(1)}").status_code == 404
+
+
+def test_a_source_with_only_removed_entries_says_where_they_are(owner_client, account):
+    url = "https://shop.example.com/emptied"
+    fetch(account, url, [item("a")])
+    result = fetch(account, url, [])
+    source = Source.objects.get(pk=result.source_id)
+    page = owner_client.get(f"/sources/{source.public_id}").content.decode()
+    assert _entry_titles(page) == []
+    assert "the removed ones are under Removed" in page
+
+
+def _next_check(owner_client: Client, source: Source) -> tuple[str, str]:
+    """The "Next check" of the source, on the list and on its page."""
+    listed = owner_client.get("/sources").content.decode()
+    cell = re.search(
+        rf'<tr id="{source.public_id}".*?<td data-label="Next check">(.*?)</td>', listed, re.S
+    )
+    detail = owner_client.get(f"/sources/{source.public_id}").content.decode()
+    fact = re.search(r"<dt>Next check</dt><dd>(.*?)</dd>", detail, re.S)
+    assert cell is not None
+    assert fact is not None
+    return cell.group(1).strip(), fact.group(1).strip()
+
+
+def test_next_check_says_what_is_true(owner_client, account):
+    _add(owner_client)
+    source = Source.objects.get()
+    # Just added: due now.
+    listed, detail = _next_check(owner_client, source)
+    assert "due now" in listed
+    assert "due now" in detail
+    # Claimed by the watcher: next_fetch_time is the lease, 15 minutes ahead, not a plan.
+    lease = now_ms() + 900_000
+    Source.objects.filter(pk=source.pk).update(next_fetch_time=lease)
+    for shown in _next_check(owner_client, source):
+        assert "first check in progress" in shown
+        assert "<time" not in shown
+    # Checked once: the next check is a time.
+    Source.objects.filter(pk=source.pk).update(last_fetch_time=now_ms(), last_fetch_outcome="ok")
+    listed, detail = _next_check(owner_client, source)
+    assert "<time" in listed
+    assert detail.endswith("UTC</time>")
+    # Paused: none, whatever the stale time says.
+    Source.objects.filter(pk=source.pk).update(status="disabled")
+    assert all("none" in shown for shown in _next_check(owner_client, source))
+
+
+def _field_error(page: str, field: str) -> list[str]:
+    """The errors shown beside one field of the source form."""
+    block = re.search(rf'<label for="id_{field}">.*?</div>', page, re.S)
+    assert block is not None
+    return re.findall(r'<p class="field-error" role="alert">(.*?)</p>', block.group(0), re.S)
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        ("rating", "Each line must be NAME=CSS selector, e.g. price=.amount; “rating” is not."),
+        ("=.stars", "Each line must be NAME=CSS selector, e.g. price=.amount; “=.stars” is not."),
+        ("a=.x\na=.y", "The field “a” is on two lines: give each field once."),
+        ("rating=div[[", "The selector of field rating &#x27;div[[&#x27; is not a valid CSS"),
+    ],
+)
+def test_field_selector_errors_speak_the_forms_language(owner_client, account, lines, expected):
+    response = _add(owner_client, field_selectors=lines)
+    assert response.status_code == 400
+    page = response.content.decode()
+    errors = _field_error(page, "field_selectors")
+    assert len(errors) == 1
+    assert errors[0].startswith(expected)
+    assert "--field" not in page
+    assert _field_error(page, "selector") == []
+    assert not Source.objects.exists()
+
+    # The edit form words it alike.
+    assert _add(owner_client).status_code == 302
+    source = Source.objects.get()
+    data = {"url": URL, "frequency": "60", "rendering": "auto", "pages": "1"}
+    edited = owner_client.post(
+        f"/sources/{source.public_id}/edit", dict(data, field_selectors=lines)
+    )
+    assert edited.status_code == 400
+    assert _field_error(edited.content.decode(), "field_selectors")[0].startswith(expected)
+    assert Watch.objects.get(source=source).fields == {}
