@@ -189,9 +189,13 @@ def _repeat(source: Source, obs: Observation) -> Observation:
 
 
 def _can_repeat(source: Source, watch: Watch) -> bool:
-    return bool(watch.body_hash) and source.last_fetch_outcome in (
-        Source.Outcome.OK,
-        Source.Outcome.BROKEN,
+    """Whether the last read may be repeated for the same bytes: there was one, and it was
+    made with the settings the watch has now (an edited selector, field, ignore, pages or
+    render setting reads the page again, whichever path saved it)."""
+    return (
+        bool(watch.body_hash)
+        and watch.settings_hash == watch.settings_digest()
+        and source.last_fetch_outcome in (Source.Outcome.OK, Source.Outcome.BROKEN)
     )
 
 
@@ -352,6 +356,7 @@ def _watch_state(watch: Watch, obs: Observation) -> dict[str, Any] | None:
         "etag": obs.etag[:500],
         "last_modified": obs.last_modified[:100],
         "body_hash": obs.body_hash,
+        "settings_hash": watch.settings_digest(),
         "rendered": obs.rendered and watch.render == Watch.Render.AUTO,
     }
     if all(getattr(watch, name) == value for name, value in state.items()):
