@@ -42,6 +42,13 @@ class Watch(models.Model):
     rendered = models.BooleanField(
         default=False, help_text="the last good read needed the browser (render=auto)"
     )
+    # The entry counts of the last good reads, oldest first (at most five): what a read
+    # that finds far fewer is measured against (`watcher.check.collapse`). Kept here, in
+    # the row the check already reads, so judging a read costs no query.
+    counts = models.JSONField(default=list, db_default=[], blank=True)
+    # The last read was a collapse: the owner has been told, and is not told again until a
+    # good read ends it.
+    collapsed = models.BooleanField(default=False, db_default=False)
 
     def __str__(self) -> str:
         return f"watch of source {self.source_id}"
