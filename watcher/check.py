@@ -133,7 +133,9 @@ def _internal(exc: Exception, doing: str) -> str:
     return f"an internal error ({type(exc).__name__}) stopped the check while {doing}."
 
 
-def _polite_get(url: str, etag: str = "", last_modified: str = "") -> fetch.Fetched:
+def _polite_get(
+    url: str, etag: str = "", last_modified: str = "", total_timeout: float | None = None
+) -> fetch.Fetched:
     """The page through the host's politeness slot and its robots.txt. Whatever raises on
     the way is a FetchFailed: the fetch failed, and the check says so."""
     try:
@@ -141,11 +143,16 @@ def _polite_get(url: str, etag: str = "", last_modified: str = "") -> fetch.Fetc
             refusal = robots.refusal(url)
             if refusal:
                 raise fetch.FetchFailed(refusal)
-            return fetch.get(url, etag=etag, last_modified=last_modified)
+            return fetch.get(
+                url, etag=etag, last_modified=last_modified, total_timeout=total_timeout
+            )
     except (fetch.FetchFailed, SoftTimeLimitExceeded):
         raise
     except Exception as exc:  # a check is never lost (DESIGN)
         raise fetch.FetchFailed(_internal(exc, "fetching the page")) from exc
+
+
+polite_get = _polite_get  # for the owner's preview: the same guarded, polite fetch
 
 
 def _extract(page: Page, watch: Watch) -> Extraction:
