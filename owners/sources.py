@@ -283,7 +283,8 @@ def source_preview(request: HttpRequest, account: Account, source_id: str) -> Ht
 def source_check(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
     """Check the source now: it is made due, and the watcher's claim runs after commit."""
     source = find_source(account, source_id)
-    if source.status == Source.Status.DISABLED:
+    if source.status not in (Source.Status.ACTIVE, Source.Status.AUTO_PAUSED):
+        # disabled, or creditPaused: the watcher's claim does not take it
         messages.error(request, f"{source} is paused: resume it to check it.")
         return redirect("source_detail", source.public_id)
     if not hasattr(source, "watch"):

@@ -165,10 +165,12 @@ def test_check_now_makes_the_source_due_and_queues_the_claim(
     due = Source.objects.get(pk=watched.pk).next_fetch_time
     assert due is not None
     assert before <= due <= now_ms()
-    # A paused source is not checked: resume it first.
-    Source.objects.filter(pk=watched.pk).update(status="disabled", next_fetch_time=None)
-    owner_client.post(f"/sources/{watched.public_id}/check")
-    assert Source.objects.get(pk=watched.pk).next_fetch_time is None
+    # A paused source is not checked (the claim would not take it): resume it first.
+    for status in ("disabled", "creditPaused"):
+        Source.objects.filter(pk=watched.pk).update(status=status, next_fetch_time=None)
+        assert "/check" not in owner_client.get(f"/sources/{watched.public_id}").content.decode()
+        owner_client.post(f"/sources/{watched.public_id}/check")
+        assert Source.objects.get(pk=watched.pk).next_fetch_time is None
 
 
 def test_the_new_views_are_scoped_to_the_owner_and_need_csrf(
