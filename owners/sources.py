@@ -21,12 +21,15 @@ from accounts.decorators import owner_required
 from accounts.models import Account
 from config.celery import enqueue_after_commit
 from history import ids
+from history.clock import now_ms
 from history.deletion import hide_source
 from history.models import Change, Entry, Source, Update, UpdateType
+from owners import preview
 from owners.forms import SourceForm
 from owners.paging import Keyset
 from watcher import tasks
-from watcher.sources import SourceRefused, add_source, edit_source, reschedule
+from watcher.models import Watch
+from watcher.sources import SourceRefused, SourceSettings, add_source, edit_source, reschedule
 
 RECENT_FETCHES = 20
 QUERY_MAX = 200
@@ -49,6 +52,32 @@ def find_source(account: Account, public_id: str) -> Source:
 def _check_soon() -> None:
     """Run the watcher's claim now rather than at its next tick, once the commit is in."""
     enqueue_after_commit(tasks.tick)
+
+
+def _wanted(request: HttpRequest) -> SourceForm:
+    """The posted form, with the list the owner picked ("Use this list") as its selector."""
+    data = request.POST.copy()
+    picked = (data.get("use") or "").strip()
+    if picked:
+        data["selector"] = picked
+    return SourceForm(data)
+
+
+def _previewed(
+    request: HttpRequest, account: Account, source: Source | None
+) -> tuple[SourceForm, preview.Preview | None]:
+    """The posted form and, when it is valid, the preview of its settings."""
+    form = _wanted(request)
+    if not form.is_valid():
+        return form, None
+    try:
+        wanted = form.settings().checked(account, source)
+    except SourceRefused as exc:
+        form.refuse(exc)
+        return form, None
+    if source is None:
+        return form, preview.of_url(wanted)
+    return form, preview.of_source(source, wanted, fetch_again="fetch" in request.POST)
 
 
 def _list(
@@ -115,6 +144,15 @@ def source_add(request: HttpRequest, account: Account) -> HttpResponse:
     return _list(request, account, form, status=400)
 
 
+@require_POST
+@owner_required
+def source_add_preview(request: HttpRequest, account: Account) -> HttpResponse:
+    """The add form again, with what its page resolves into: fetched now."""
+    form, seen = _previewed(request, account, None)
+    context = {"form": form, "preview": seen}
+    return render(request, "owners/source_add.html", context, status=200 if seen else 400)
+
+
 @require_GET
 @owner_required
 def source_detail(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
@@ -178,8 +216,17 @@ def source_detail(request: HttpRequest, account: Account, source_id: str) -> Htt
 def source_edit(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
     source = find_source(account, source_id)
     if request.method == "GET":
-        form = SourceForm(initial=SourceForm.initial_of(source))
-        return render(request, "owners/source_edit.html", {"source": source, "form": form})
+        initial = SourceForm.initial_of(source)
+        form = SourceForm(initial=initial)
+        watch = getattr(source, "watch", None)
+        # What the page resolves into with the saved settings, from its last capture; none
+        # yet: the owner asks for a fetch ("Preview").
+        current = SourceSettings(
+            url=source.url, **(watch_settings(watch) if watch is not None else {})
+        )
+        seen = captured_preview(source, current)
+        context = {"source": source, "form": form, "preview": seen}
+        return render(request, "owners/source_edit.html", context)
     form = SourceForm(request.POST)
     if form.is_valid():
         try:
@@ -191,6 +238,50 @@ def source_edit(request: HttpRequest, account: Account, source_id: str) -> HttpR
             return redirect("source_detail", source.public_id)
     context = {"source": source, "form": form}
     return render(request, "owners/source_edit.html", context, status=400)
+
+
+def watch_settings(watch: Watch) -> dict[str, Any]:
+    return {
+        "selector": watch.selector,
+        "fields": watch.fields or {},
+        "ignore": watch.ignore or [],
+        "pages": watch.pages,
+        "render": watch.render,
+    }
+
+
+def captured_preview(source: Source, wanted: SourceSettings) -> preview.Preview | None:
+    seen = preview.captured(source)
+    return preview.read(seen[0], source.url, wanted, seen[1]) if seen is not None else None
+
+
+@require_POST
+@owner_required
+def source_preview(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
+    """The edit form again, with what the page resolves into with its settings: the last
+    capture's HTML, or the page fetched now ("Fetch again", or no capture yet)."""
+    source = find_source(account, source_id)
+    form, seen = _previewed(request, account, source)
+    context = {"source": source, "form": form, "preview": seen}
+    return render(request, "owners/source_edit.html", context, status=200 if seen else 400)
+
+
+@require_POST
+@owner_required
+def source_check(request: HttpRequest, account: Account, source_id: str) -> HttpResponse:
+    """Check the source now: it is made due, and the watcher's claim runs after commit."""
+    source = find_source(account, source_id)
+    if source.status not in (Source.Status.ACTIVE, Source.Status.AUTO_PAUSED):
+        # disabled, or creditPaused: the watcher's claim does not take it
+        messages.error(request, f"{source} is paused: resume it to check it.")
+        return redirect("source_detail", source.public_id)
+    if not hasattr(source, "watch"):
+        messages.error(request, f"Tidemark does not fetch {source} itself: it comes by ingest.")
+        return redirect("source_detail", source.public_id)
+    Source.objects.filter(pk=source.pk).update(next_fetch_time=now_ms())
+    _check_soon()
+    messages.success(request, f"A check of {source} starts now.")
+    return redirect("source_detail", source.public_id)
 
 
 def _set_status(source: Source, status: str) -> None:

@@ -11,8 +11,11 @@ from owners import entry, feed, snapshots, sources
 urlpatterns: list[URLPattern | URLResolver] = [
     path("sources", sources.source_list, name="sources"),
     path("sources/add", sources.source_add, name="source_add"),
+    path("sources/preview", sources.source_add_preview, name="source_add_preview"),
     path("sources/<str:source_id>", sources.source_detail, name="source_detail"),
     path("sources/<str:source_id>/edit", sources.source_edit, name="source_edit"),
+    path("sources/<str:source_id>/preview", sources.source_preview, name="source_preview"),
+    path("sources/<str:source_id>/check", sources.source_check, name="source_check"),
     path("sources/<str:source_id>/pause", sources.source_pause, name="source_pause"),
     path("sources/<str:source_id>/resume", sources.source_resume, name="source_resume"),
     path("sources/<str:source_id>/delete", sources.source_delete, name="source_delete"),

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import logging
 import random
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +59,7 @@ class Observation:
     etag: str = ""
     last_modified: str = ""
     body_hash: str = ""
+    collapsed: bool = False  # broken because far fewer items were found than usual
 
 
 @dataclass
@@ -131,7 +133,9 @@ def _internal(exc: Exception, doing: str) -> str:
     return f"an internal error ({type(exc).__name__}) stopped the check while {doing}."
 
 
-def _polite_get(url: str, etag: str = "", last_modified: str = "") -> fetch.Fetched:
+def _polite_get(
+    url: str, etag: str = "", last_modified: str = "", total_timeout: float | None = None
+) -> fetch.Fetched:
     """The page through the host's politeness slot and its robots.txt. Whatever raises on
     the way is a FetchFailed: the fetch failed, and the check says so."""
     try:
@@ -139,11 +143,16 @@ def _polite_get(url: str, etag: str = "", last_modified: str = "") -> fetch.Fetc
             refusal = robots.refusal(url)
             if refusal:
                 raise fetch.FetchFailed(refusal)
-            return fetch.get(url, etag=etag, last_modified=last_modified)
+            return fetch.get(
+                url, etag=etag, last_modified=last_modified, total_timeout=total_timeout
+            )
     except (fetch.FetchFailed, SoftTimeLimitExceeded):
         raise
     except Exception as exc:  # a check is never lost (DESIGN)
         raise fetch.FetchFailed(_internal(exc, "fetching the page")) from exc
+
+
+polite_get = _polite_get  # for the owner's preview: the same guarded, polite fetch
 
 
 def _extract(page: Page, watch: Watch) -> Extraction:
@@ -157,6 +166,37 @@ def _nothing_found(watch: Watch) -> str:
     if watch.selector:
         return f"the selector {watch.selector!r} matched no items on the page."
     return "no repeating items were found on the page."
+
+
+COUNTS_KEPT = 5  # the good reads a new read is measured against
+COLLAPSE_FRACTION = 5  # under a fifth of their median is a collapse
+
+
+def collapse(found: int, counts: list[int]) -> int | None:
+    """The usual number of items (the median of the last good reads' counts) when `found`
+    items are a collapse of the page: none, or under a fifth of the usual, on a page that
+    had items. None when it is no collapse, or there is nothing to measure against."""
+    usual = statistics.median(counts[-COUNTS_KEPT:]) if counts else 0
+    if usual <= 0 or (found > 0 and found * COLLAPSE_FRACTION >= usual):
+        return None
+    return round(usual)
+
+
+def _judged(obs: Observation, watch: Watch) -> Observation:
+    """A read whose items collapsed is `broken`: its items are not recorded, so nothing is
+    marked removed (a redesigned page or a changed layout, not a mass removal)."""
+    found = len(obs.extraction.entries) if obs.extraction is not None else 0
+    if obs.outcome not in ("ok", "broken") or obs.extraction is None:
+        return obs
+    usual = collapse(found, [int(n) for n in watch.counts or []])
+    if usual is None:
+        return obs
+    obs.outcome, obs.collapsed = "broken", True
+    obs.reason = (
+        f"the page's layout may have changed: {found} items found where there were about "
+        f"{usual}; nothing was marked removed."
+    )
+    return obs
 
 
 def _merge(pages: list[Extraction]) -> Extraction:
@@ -189,9 +229,13 @@ def _repeat(source: Source, obs: Observation) -> Observation:
 
 
 def _can_repeat(source: Source, watch: Watch) -> bool:
-    return bool(watch.body_hash) and source.last_fetch_outcome in (
-        Source.Outcome.OK,
-        Source.Outcome.BROKEN,
+    """Whether the last read may be repeated for the same bytes: there was one, and it was
+    made with the settings the watch has now (an edited selector, field, ignore, pages or
+    render setting reads the page again, whichever path saved it)."""
+    return (
+        bool(watch.body_hash)
+        and watch.settings_hash == watch.settings_digest()
+        and source.last_fetch_outcome in (Source.Outcome.OK, Source.Outcome.BROKEN)
     )
 
 
@@ -232,7 +276,7 @@ def observe_rendered(source: Source, watch: Watch) -> Observation:
     )
     if not extraction.entries:
         obs.outcome, obs.reason = "broken", _nothing_found(watch)
-    return obs
+    return _judged(obs, watch)
 
 
 def observe(source: Source, watch: Watch, *, can_render: bool = True) -> Observation:
@@ -311,7 +355,7 @@ def observe(source: Source, watch: Watch, *, can_render: bool = True) -> Observa
     obs.html = pages[0].html_text()
     if not extraction.entries:
         obs.outcome, obs.reason = "broken", _nothing_found(watch)
-    return obs
+    return _judged(obs, watch)
 
 
 def _jitter_ms(source: Source) -> int:
@@ -357,8 +401,14 @@ def _watch_state(watch: Watch, obs: Observation) -> dict[str, Any] | None:
         "etag": obs.etag[:500],
         "last_modified": obs.last_modified[:100],
         "body_hash": obs.body_hash,
+        "settings_hash": watch.settings_digest(),
         "rendered": obs.rendered and watch.render == Watch.Render.AUTO,
     }
+    if obs.outcome == "ok" and not obs.unchanged and obs.extraction is not None:
+        counts = [*(watch.counts or []), len(obs.extraction.entries)]
+        state.update(counts=counts[-COUNTS_KEPT:], collapsed=False)
+    elif obs.collapsed:
+        state["collapsed"] = True
     if all(getattr(watch, name) == value for name, value in state.items()):
         return None
     return state
@@ -391,6 +441,8 @@ def record(source: Source, watch: Watch, obs: Observation) -> CheckResult:
             )
             if state is not None:
                 Watch.objects.filter(pk=watch.pk).update(**state)
+                if obs.collapsed and not watch.collapsed:
+                    notify.source_collapsed(source.pk, result.change_id)
             if spends:
                 Account.objects.filter(pk=source.account_id).update(
                     credits=Greatest(F("credits") - _credits_cost(obs), 0)

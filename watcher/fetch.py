@@ -241,13 +241,16 @@ def get(
     last_modified: str = "",
     max_bytes: int | None = None,
     accept: str = ACCEPT,
+    total_timeout: float | None = None,
 ) -> Fetched:
     """GET a page, following at most FETCH_MAX_REDIRECTS redirects, each hop re-checked.
-    An HTTP status >= 400 raises FetchFailed."""
+    An HTTP status >= 400 raises FetchFailed. `total_timeout`: a shorter bound than
+    FETCH_TOTAL_TIMEOUT (an owner's preview waits in a web request)."""
     limit = max_bytes or settings.FETCH_MAX_BYTES
-    deadline = time.monotonic() + settings.FETCH_TOTAL_TIMEOUT
+    total = min(total_timeout or settings.FETCH_TOTAL_TIMEOUT, settings.FETCH_TOTAL_TIMEOUT)
+    deadline = time.monotonic() + total
     headers = {"Accept": accept, "Accept-Encoding": "gzip, deflate"}
-    timeout = httpx.Timeout(settings.FETCH_TOTAL_TIMEOUT, connect=settings.FETCH_CONNECT_TIMEOUT)
+    timeout = httpx.Timeout(total, connect=min(settings.FETCH_CONNECT_TIMEOUT, total))
     if etag:
         headers["If-None-Match"] = etag
     if last_modified:

@@ -7,6 +7,9 @@ schedule itself (`status`, `nextFetchTime`) is the source's, in `history`.
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from django.db import models
 
 from history.models import Source
@@ -32,9 +35,31 @@ class Watch(models.Model):
     etag = models.CharField(max_length=500, blank=True)
     last_modified = models.CharField(max_length=100, blank=True)
     body_hash = models.CharField(max_length=64, blank=True)
+    # The digest of the reading settings the last read used (`settings_digest`): the
+    # conditional GET and the unchanged-page short cut repeat that read only while the
+    # settings are still these, so an edit from any path takes effect at the next check.
+    settings_hash = models.CharField(max_length=64, blank=True, default="", db_default="")
     rendered = models.BooleanField(
         default=False, help_text="the last good read needed the browser (render=auto)"
     )
+    # The entry counts of the last good reads, oldest first (at most five): what a read
+    # that finds far fewer is measured against (`watcher.check.collapse`). Kept here, in
+    # the row the check already reads, so judging a read costs no query.
+    counts = models.JSONField(default=list, db_default=[], blank=True)
+    # The last read was a collapse: the owner has been told, and is not told again until a
+    # good read ends it.
+    collapsed = models.BooleanField(default=False, db_default=False)
 
     def __str__(self) -> str:
         return f"watch of source {self.source_id}"
+
+    def settings_digest(self) -> str:
+        """SHA-256 of every setting that changes what a read of the same bytes yields."""
+        settings = {
+            "selector": self.selector,
+            "fields": self.fields or {},
+            "ignore": sorted(self.ignore or []),
+            "pages": self.pages,
+            "render": self.render,
+        }
+        return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()

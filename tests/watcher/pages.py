@@ -39,3 +39,46 @@ LANTERNS = [
     ("tin-lantern", "Tin hurricane lantern", "19,50 €"),
     ("glass-lantern", "Sea-glass table lantern", "29,00 €"),
 ]
+
+
+def lists_page() -> str:
+    """A page of several distinct lists: a product grid whose cards each wrap all they show
+    in one link (a nested wrapper of the same items), a list of guides, a table of stores
+    and a list of events."""
+    cards = "".join(
+        f'<div class="product"><a class="product-link" href="/p/lamp-{n}">'
+        f'<h3 class="name">Harbour lamp {n}</h3><span class="price">{10 + n},00 €</span></a></div>'
+        for n in range(1, 7)
+    )
+    guides = "".join(
+        f'<li class="guide"><a href="/guides/{slug}">{title}</a>'
+        f"<p>A guide for the evening sailor, with drawings.</p></li>"
+        for slug, title in (
+            ("knots", "Six knots for the dock"),
+            ("wicks", "Trimming a lantern wick"),
+            ("charts", "Reading an old chart"),
+            ("tides", "Tide tables explained"),
+        )
+    )
+    stores = "".join(
+        f'<tr class="store"><td><a href="/stores/{town.lower()}">{town} harbour store</a></td>'
+        f"<td>Quay {n}</td></tr>"
+        for n, town in enumerate(("Brest", "Cork", "Bergen"), 1)
+    )
+    events = "".join(
+        f'<article class="event"><h4><a href="/events/{n}">Lantern evening {n}</a></h4>'
+        f"<time>2026-12-0{n}</time></article>"
+        for n in range(1, 4)
+    )
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Harbour</title>'
+        '</head><body><main><section id="catalogue"><div class="grid">'
+        + cards
+        + '</div></section><aside class="guides"><ul class="guide-list">'
+        + guides
+        + '</ul></aside><section class="stores"><table class="store-table"><tbody>'
+        + stores
+        + '</tbody></table></section><section class="events">'
+        + events
+        + "</section></main></body></html>"
+    )

@@ -12,6 +12,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from tests.watcher.pages import lists_page
+from watcher.extract import Page
+from watcher.extract.candidates import selector_of
+from watcher.extract.selector import selector_items
+
 CORPUS = Path(__file__).parent / "corpus"
 
 PAGE = """<html><head><title>Boats</title></head><body><main>{cards}</main></body></html>"""
@@ -106,3 +111,49 @@ def test_unicode_is_printed_as_is(tmp_path: Path) -> None:
 def test_errors(saved: Path, args: list[str], message: str) -> None:
     with pytest.raises(CommandError, match=message):
         call_command("extract", *[a.format(saved=saved) for a in args], stdout=io.StringIO())
+
+
+def test_candidates_prints_the_ranked_distinct_lists(tmp_path: Path) -> None:
+
+    path = tmp_path / "harbour.html"
+    path.write_text(lists_page(), encoding="utf-8")
+    out = run(str(path), "--base-url", "https://harbour.example/", "--candidates")
+    ranked = out["candidates"]
+    assert [c["selector"] for c in ranked] == [
+        "div.product", "li.guide", "article.event", "tr.store",
+    ]  # fmt: skip
+    assert [c["count"] for c in ranked] == [6, 4, 3, 3]
+    first = ranked[0]["items"][0]
+    assert first == {
+        "title": "Harbour lamp 1",
+        "url": "https://harbour.example/p/lamp-1",
+        "price": 11.0,
+        "currency": "EUR",
+    }
+    # The link wrapping each card's content yields the same six items: not a candidate.
+    assert not any("product-link" in c["selector"] for c in ranked)
+    # Each selector reads, as a source's item selector, exactly its list's items.
+    page = Page.parse(lists_page().encode(), "https://harbour.example/")
+    for candidate in ranked:
+        read = selector_items(page, candidate["selector"], None)
+        assert [i.title for i in read] == [i["title"] for i in candidate["items"]]
+
+
+def test_candidates_of_a_page_without_a_class_name_its_container(tmp_path: Path) -> None:
+
+    html = (
+        '<html><body><div id="results"><div><a href="/a">Alpha ridge walk</a></div>'
+        '<div><a href="/b">Beta ridge walk</a></div><div><a href="/c">Gamma ridge walk</a>'
+        "</div></div><div><div>Not an item</div><div>Nor this</div></div></body></html>"
+    )
+
+    page = Page.parse(html.encode(), "https://walks.example/")
+    members = page.tree.cssselect("#results > div")
+    assert selector_of(page.tree, members) == "#results > div"
+    path = tmp_path / "walks.html"
+    path.write_text(html, encoding="utf-8")
+    ranked = run(str(path), "--base-url", "https://walks.example/", "--candidates")["candidates"]
+    assert ranked[0]["selector"] == "#results > div"
+    assert [i["title"] for i in ranked[0]["items"]] == [
+        "Alpha ridge walk", "Beta ridge walk", "Gamma ridge walk",
+    ]  # fmt: skip

@@ -4,6 +4,11 @@ Runs the extraction on a saved page (HTML, or an RSS/Atom feed; `-` reads standa
 without fetching or writing anything, and prints `{"entryKinds": [...], "entries": [...]}`
 in the fetch document's field names: how an owner or operator sees why a page reads the
 way it does.
+
+With `--candidates`, prints `{"candidates": [...]}` instead: the page's distinct lists, best
+first, each a CSS selector that matches its items (give it as `--selector`, or as a
+source's item selector), their count and the first items' title, url and price
+(`watcher.extract.candidates`).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from watcher.extract import Page, SelectorProblem, extract
+from watcher.extract.candidates import candidates
 from watcher.sources import SourceRefused, check_selector, parse_fields
 
 
@@ -28,6 +34,9 @@ class Command(BaseCommand):
         parser.add_argument("--selector", default="", help="CSS selector of one item")
         parser.add_argument("--field", action="append", default=[], metavar="NAME=CSS")
         parser.add_argument("--ignore", action="append", default=[], metavar="FIELD")
+        parser.add_argument(
+            "--candidates", action="store_true", help="print the page's ranked lists instead"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         base_url = options["base_url"]
@@ -46,6 +55,10 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from exc
         page = Page.parse(body, base_url)
+        if options["candidates"]:
+            ranked = [c.as_json() for c in candidates(page)]
+            self.stdout.write(json.dumps({"candidates": ranked}, indent=2, ensure_ascii=False))
+            return
         try:
             ex = extract(page, selector=selector or None, fields=fields, ignore=options["ignore"])
         except SelectorProblem as exc:
