@@ -76,7 +76,8 @@ def test_owner_pages_work_under_the_policy_with_no_violation(
 
     _sign_in(page, base, "/login/?next=/sources", "acme@example.com", "Sign in")
     expect(page).to_have_url(f"{base}/sources")
-    for path in ("/feed", "/webhooks", f"/sources/{entry.source.public_id}"):
+    source = entry.source.public_id
+    for path in ("/feed", "/webhooks", "/alerts", f"/sources/{source}", f"/sources/{source}/edit"):
         page.goto(f"{base}{path}")
         expect(page.locator("main")).to_be_visible()
 
