@@ -1,0 +1,246 @@
+"""A check whose worker process is killed by the hard time limit, or dies, is recorded.
+
+A real `celery worker --pool=prefork --concurrency=1` on a queue of its own (the session
+worker's thread pool has no time limits and no child process to lose), a real loopback page
+that answers only when the test lets it, the test database and Redis broker.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from accounts.models import Account
+from history.clock import now_ms
+from history.models import Change, Source
+from tests.factories import AccountFactory
+from tests.watcher.pages import LANTERNS, shop
+from tests.webhooks.support import ROOT, Worker, wait_until
+from watcher import schedule, tasks
+from watcher.models import Watch
+
+pytestmark = pytest.mark.worker
+
+QUEUE = f"hardlimit-{os.getpid()}"
+HARD_LIMIT = 2  # seconds: the check task's hard time limit in the first test's worker
+
+
+class StalledPage:
+    """A loopback page that is answered only once `release` is set (robots.txt: 404)."""
+
+    def __init__(self) -> None:
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+        self.hits = 0
+        page = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                if self.path != "/lanterns":
+                    self._send(404, b"not found")
+                    return
+                page.hits += 1
+                page.arrived.set()
+                page.release.wait(60)
+                self._send(200, shop(LANTERNS).encode())
+
+            def _send(self, status: int, body: bytes) -> None:
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except OSError:
+                    pass  # the worker's child that asked was killed
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/lanterns"
+
+    def close(self) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class PreforkWorker:
+    """A prefork worker subprocess with one child, consuming QUEUE only."""
+
+    def __init__(self, log_path: Path, env: dict[str, str]) -> None:
+        self.log_path = log_path
+        log = log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", QUEUE,
+             "--pool=prefork", "--concurrency=1", "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "--loglevel=INFO", "-n", f"{QUEUE}@%h"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        wait_until(lambda: b"ready." in self.log(), 30, "the prefork worker to start")
+
+    def log(self) -> bytes:
+        return self.log_path.read_bytes()
+
+    def children(self) -> list[int]:
+        """The pids of the pool's child processes."""
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        return [int(pid) for pid in path.read_text().split()]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+
+@pytest.fixture
+def page(fetch_settings: Any) -> Iterator[StalledPage]:
+    p = StalledPage()
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def prefork(
+    transactional_db: Any, tmp_path: Path
+) -> Iterator[Callable[[dict[str, str]], PreforkWorker]]:
+    """Factory: `prefork({"CELERY_TASK_TIME_LIMIT": "2"})` starts a worker with those
+    settings; a fetch's own timeout is longer than any limit here, so a limit is what stops
+    the check."""
+    workers: list[PreforkWorker] = []
+
+    def start(extra: dict[str, str]) -> PreforkWorker:
+        env = Worker(tmp_path / "unused.log").env()
+        env.update({"FETCH_TOTAL_TIMEOUT": "120", "FETCH_CONNECT_TIMEOUT": "5", **extra})
+        worker = PreforkWorker(tmp_path / "worker.log", env)
+        workers.append(worker)
+        return worker
+
+    _purge()
+    yield start
+    for worker in workers:
+        worker.stop()
+    _purge()
+
+
+def _purge() -> None:
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_purge(QUEUE)  # type: ignore[attr-defined]
+
+
+def watched(url: str, failures: int = 0) -> Source:
+    account: Account = AccountFactory(slug="acme")
+    now = now_ms()
+    source = Source.objects.create(
+        account=account,
+        url=url,
+        created_at=now,
+        status="active",
+        next_fetch_time=now,
+        consecutive_fetch_failures=failures,
+    )
+    Watch.objects.create(source=source, render="never")
+    return source
+
+
+def queue_claimed(source: Source, **options: Any) -> int:
+    """Claim the source as the beat tick does and queue its check on QUEUE; the lease."""
+    (claim,) = [c for c in schedule.claim().claims if c.source_id == source.pk]
+    tasks.fetch_source.apply_async(args=(source.pk, claim.lease), queue=QUEUE, **options)
+    return claim.lease
+
+
+def test_a_check_killed_by_the_hard_time_limit_is_recorded_as_failed(
+    prefork: Callable[[dict[str, str]], PreforkWorker], page: StalledPage
+) -> None:
+    # No soft limit (0): the hard one is what a check that does not stop on the soft one
+    # (stuck in C code) runs into. With a soft limit, Celery's prefork pool starts counting
+    # the hard one only once the soft one has fired. The limits travel in the message, set
+    # by the process that queues it (here this one, whose settings have the defaults).
+    limits = {"time_limit": HARD_LIMIT, "soft_time_limit": 0}
+    worker = prefork(
+        {"CELERY_TASK_TIME_LIMIT": str(HARD_LIMIT), "CELERY_TASK_SOFT_TIME_LIMIT": "0"}
+    )
+    source = watched(page.url)
+    before = now_ms()
+    lease = queue_claimed(source, **limits)
+
+    assert page.arrived.wait(15), "the check never asked for the page"
+    wait_until(lambda: Change.objects.filter(source=source).exists(), 15, "a recorded check")
+    started = time.monotonic()
+
+    change = Change.objects.get(source=source)
+    assert change.outcome == "failed"
+    assert change.error_reason == f"the check took longer than {HARD_LIMIT} s and was stopped."
+    assert b"Hard time limit (2" in worker.log()
+    source.refresh_from_db()
+    assert source.last_fetch_outcome == "failed"
+    assert source.last_fetch_error_reason == change.error_reason
+    assert source.consecutive_fetch_failures == 1  # toward autoPause
+    assert source.status == "active"
+    assert source.last_fetch_time is not None and source.last_fetch_time >= before
+    # Due again at its frequency (with the watcher's jitter), not held on a lease until it
+    # expires, and not claimable now.
+    assert source.next_fetch_time is not None and source.next_fetch_time != lease
+    period = source.monitoring_frequency * 60_000
+    assert 0 <= source.next_fetch_time - source.last_fetch_time - period
+    assert source.next_fetch_time - source.last_fetch_time - period <= (
+        period * settings.WATCH_JITTER_FRACTION + 1
+    )
+    assert not schedule.claim().claims
+    # The message was acknowledged, not redelivered: the page is not asked again.
+    time.sleep(max(0.0, 1.5 - (time.monotonic() - started)))
+    assert page.hits == 1
+    assert Change.objects.filter(source=source).count() == 1
+
+
+def test_a_check_whose_worker_process_dies_is_recorded_as_failed(
+    prefork: Callable[[dict[str, str]], PreforkWorker], page: StalledPage
+) -> None:
+    worker = prefork({})  # the default limits: only the kill stops this check
+    failures = settings.AUTOPAUSE_AFTER_FAILURES - 1
+    source = watched(page.url, failures=failures)
+    queue_claimed(source)
+
+    assert page.arrived.wait(15), "the check never asked for the page"
+    (child,) = worker.children()
+    os.kill(child, signal.SIGKILL)
+    wait_until(lambda: Change.objects.filter(source=source).exists(), 15, "a recorded check")
+
+    change = Change.objects.get(source=source)
+    assert change.outcome == "failed"
+    assert change.error_reason == "the worker running the check died."
+    source.refresh_from_db()
+    assert source.consecutive_fetch_failures == failures + 1
+    assert source.status == "autoPaused"  # the death counted toward autoPause
+    assert source.last_fetch_time is not None and source.next_fetch_time is not None
+    assert source.next_fetch_time == source.last_fetch_time + 3_600_000  # the first probe
+    # The message was requeued (acks_late, reject_on_worker_lost) and ran again in the new
+    # child: it found the claim taken by the recorded check and did nothing.
+    wait_until(lambda: b"succeeded" in worker.log(), 15, "the redelivered check to finish")
+    assert worker.children() != [child]
+    assert page.hits == 1
+    assert Change.objects.filter(source=source).count() == 1
