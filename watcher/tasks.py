@@ -53,17 +53,20 @@ def record_stopped(task: Task, args: Any, kwargs: Any, reason: str) -> None:
     Runs in the worker's main process: it never raises (a failure is logged) and leaves no
     database connection open behind it (the pool forks a new child right after)."""
     source_id: int | None = None
+    # Its own connection, closed after; never one a caller's transaction is using (a test).
+    own_connection = not connection.in_atomic_block
     try:
         bound = inspect.signature(task.run).bind(*(args or ()), **(kwargs or {}))
         source_id, lease = int(bound.arguments["source_id"]), bound.arguments.get("lease")
         if lease is None:  # no claim to tell this check from another one: it is not ours
-            log.warning("source %s: %s; no claim, nothing recorded", source_id, reason)
+            log.warning("source %s: no claim, nothing recorded (%s)", source_id, reason)
             return
-        close_old_connections()
+        if own_connection:
+            close_old_connections()
         held = _held_lease(source_id, int(lease))
         result = record_lost(source_id, "failed", reason, lease=held) if held else None
         if result is None:
-            log.warning("source %s: %s; no longer its claim, nothing recorded", source_id, reason)
+            log.warning("source %s: no longer its claim, nothing recorded (%s)", source_id, reason)
             return
         metrics.FETCHES.labels(result.outcome).inc()
         log.warning("source %s: %s", source_id, reason)
@@ -71,7 +74,8 @@ def record_stopped(task: Task, args: Any, kwargs: Any, reason: str) -> None:
         log.exception("source %s: the stopped check could not be recorded", source_id)
     finally:
         try:
-            connection.close()
+            if own_connection:
+                connection.close()
         except Exception:
             log.exception("closing the database connection after a stopped check")
 

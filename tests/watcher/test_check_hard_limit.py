@@ -16,9 +16,10 @@ import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from celery.exceptions import TimeLimitExceeded, WorkerLostError
 from django.conf import settings
 
 from accounts.models import Account
@@ -29,8 +30,6 @@ from tests.watcher.pages import LANTERNS, shop
 from tests.webhooks.support import ROOT, Worker, wait_until
 from watcher import schedule, tasks
 from watcher.models import Watch
-
-pytestmark = pytest.mark.worker
 
 QUEUE = f"hardlimit-{os.getpid()}"
 HARD_LIMIT = 2  # seconds: the check task's hard time limit in the first test's worker
@@ -152,7 +151,7 @@ def _purge() -> None:
 
 
 def watched(url: str, failures: int = 0) -> Source:
-    account: Account = AccountFactory(slug="acme")
+    account = cast(Account, AccountFactory(slug="acme"))
     now = now_ms()
     source = Source.objects.create(
         account=account,
@@ -173,6 +172,7 @@ def queue_claimed(source: Source, **options: Any) -> int:
     return claim.lease
 
 
+@pytest.mark.worker
 def test_a_check_killed_by_the_hard_time_limit_is_recorded_as_failed(
     prefork: Callable[[dict[str, str]], PreforkWorker], page: StalledPage
 ) -> None:
@@ -201,12 +201,14 @@ def test_a_check_killed_by_the_hard_time_limit_is_recorded_as_failed(
     assert source.last_fetch_error_reason == change.error_reason
     assert source.consecutive_fetch_failures == 1  # toward autoPause
     assert source.status == "active"
-    assert source.last_fetch_time is not None and source.last_fetch_time >= before
+    assert source.last_fetch_time is not None
+    assert source.last_fetch_time >= before
     # Due again at its frequency (with the watcher's jitter), not held on a lease until it
     # expires, and not claimable now.
-    assert source.next_fetch_time is not None and source.next_fetch_time != lease
+    assert source.next_fetch_time is not None
+    assert source.next_fetch_time != lease
     period = source.monitoring_frequency * 60_000
-    assert 0 <= source.next_fetch_time - source.last_fetch_time - period
+    assert source.next_fetch_time - source.last_fetch_time - period >= 0
     assert source.next_fetch_time - source.last_fetch_time - period <= (
         period * settings.WATCH_JITTER_FRACTION + 1
     )
@@ -217,6 +219,7 @@ def test_a_check_killed_by_the_hard_time_limit_is_recorded_as_failed(
     assert Change.objects.filter(source=source).count() == 1
 
 
+@pytest.mark.worker
 def test_a_check_whose_worker_process_dies_is_recorded_as_failed(
     prefork: Callable[[dict[str, str]], PreforkWorker], page: StalledPage
 ) -> None:
@@ -236,11 +239,86 @@ def test_a_check_whose_worker_process_dies_is_recorded_as_failed(
     source.refresh_from_db()
     assert source.consecutive_fetch_failures == failures + 1
     assert source.status == "autoPaused"  # the death counted toward autoPause
-    assert source.last_fetch_time is not None and source.next_fetch_time is not None
+    assert source.last_fetch_time is not None
+    assert source.next_fetch_time is not None
     assert source.next_fetch_time == source.last_fetch_time + 3_600_000  # the first probe
     # The message was requeued (acks_late, reject_on_worker_lost) and ran again in the new
     # child: it found the claim taken by the recorded check and did nothing.
     wait_until(lambda: b"succeeded" in worker.log(), 15, "the redelivered check to finish")
+    assert worker.log().count(b"Task watcher.fetch[") == 3  # received, received, succeeded
     assert worker.children() != [child]
     assert page.hits == 1
     assert Change.objects.filter(source=source).count() == 1
+
+
+# --- What the worker's main process records, called here as Celery calls it there ----------
+
+
+def stopped(source: Source, lease: int | None, exc: Exception | None = None) -> None:
+    """Celery's call after the hard time limit killed the child running this check."""
+    exc = exc or TimeLimitExceeded(360)
+    tasks.fetch_source.on_failure(exc, "task-id", [source.pk, lease], {}, None)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def claimed(db: Any) -> tuple[Source, int]:
+    source = watched("http://127.0.0.1:9/lanterns")
+    (claim,) = schedule.claim().claims
+    return source, claim.lease
+
+
+def test_the_stopped_check_is_recorded_under_the_lease_its_check_renewed(
+    claimed: tuple[Source, int],
+) -> None:
+    source, lease = claimed
+    renewed = lease + 2_000  # `check` renews the claim as it starts, two seconds later
+    Source.objects.filter(pk=source.pk).update(next_fetch_time=renewed)
+    stopped(source, lease)
+    stopped(source, lease)  # a second report of the same death records nothing more
+    change = Change.objects.get(source=source)
+    assert change.outcome == "failed"
+    assert change.error_reason == "the check took longer than 360 s and was stopped."
+    source.refresh_from_db()
+    assert source.consecutive_fetch_failures == 1
+
+
+def test_the_stopped_check_is_recorded_when_it_was_killed_before_renewing(
+    claimed: tuple[Source, int],
+) -> None:
+    source, lease = claimed
+    stopped(source, lease, WorkerLostError("signal 9"))  # only a time limit is on_failure's
+    assert not Change.objects.exists()
+    stopped(source, lease)
+    assert Change.objects.get(source=source).outcome == "failed"
+
+
+@pytest.mark.parametrize(
+    "state",
+    ["claimed again after the lease expired", "recorded before the kill", "gone"],
+)
+def test_a_stopped_check_that_no_longer_holds_the_source_records_nothing(
+    claimed: tuple[Source, int], state: str
+) -> None:
+    source, lease = claimed
+    span = settings.WATCH_LEASE_SECONDS * 1000
+    if state == "claimed again after the lease expired":
+        Source.objects.filter(pk=source.pk).update(next_fetch_time=lease + span + 5)
+    elif state == "recorded before the kill":
+        Source.objects.filter(pk=source.pk).update(
+            next_fetch_time=lease + 5, last_fetch_time=now_ms()
+        )
+    else:
+        Source.objects.filter(pk=source.pk).delete()
+    stopped(source, lease)
+    assert not Change.objects.exists()
+
+
+def test_a_stopped_check_without_a_claim_or_with_bad_arguments_never_raises(
+    claimed: tuple[Source, int], caplog: pytest.LogCaptureFixture
+) -> None:
+    source, _ = claimed
+    stopped(source, None)
+    tasks.fetch_source.on_failure(TimeLimitExceeded(360), "t", ["x", 1], {}, None)  # type: ignore[arg-type]
+    tasks.render_source.on_failure(TimeLimitExceeded(360), "t", [], {}, None)  # type: ignore[arg-type]
+    assert not Change.objects.exists()
+    assert "could not be recorded" in caplog.text
