@@ -103,7 +103,7 @@ class CheckTask(Task):
     Request = "watcher.tasks:CheckRequest"
 
     def on_failure(
-        self, exc: Exception, task_id: str, args: Any, kwargs: Any, einfo: ExceptionInfo
+        self, exc: Exception, task_id: str, args: Any, kwargs: Any, einfo: ExceptionInfo | None
     ) -> None:
         if isinstance(exc, TimeLimitExceeded):
             limit = exc.args[0] if exc.args else settings.CELERY_TASK_TIME_LIMIT

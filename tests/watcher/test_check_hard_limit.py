@@ -257,7 +257,7 @@ def test_a_check_whose_worker_process_dies_is_recorded_as_failed(
 def stopped(source: Source, lease: int | None, exc: Exception | None = None) -> None:
     """Celery's call after the hard time limit killed the child running this check."""
     exc = exc or TimeLimitExceeded(360)
-    tasks.fetch_source.on_failure(exc, "task-id", [source.pk, lease], {}, None)  # type: ignore[arg-type]
+    tasks.fetch_source.on_failure(exc, "task-id", [source.pk, lease], {}, None)
 
 
 @pytest.fixture
@@ -280,6 +280,17 @@ def test_the_stopped_check_is_recorded_under_the_lease_its_check_renewed(
     assert change.error_reason == "the check took longer than 360 s and was stopped."
     source.refresh_from_db()
     assert source.consecutive_fetch_failures == 1
+
+
+def test_a_stopped_render_task_is_recorded_too(claimed: tuple[Source, int]) -> None:
+    source, lease = claimed
+    Source.objects.filter(pk=source.pk).update(next_fetch_time=lease + 3_000)  # renewed twice
+    tasks.render_source.on_failure(
+        TimeLimitExceeded(360.0), "t", [], {"source_id": source.pk, "lease": lease + 1_000}, None
+    )
+    assert Change.objects.get(source=source).error_reason == (
+        "the check took longer than 360 s and was stopped."
+    )
 
 
 def test_the_stopped_check_is_recorded_when_it_was_killed_before_renewing(
@@ -318,7 +329,7 @@ def test_a_stopped_check_without_a_claim_or_with_bad_arguments_never_raises(
 ) -> None:
     source, _ = claimed
     stopped(source, None)
-    tasks.fetch_source.on_failure(TimeLimitExceeded(360), "t", ["x", 1], {}, None)  # type: ignore[arg-type]
-    tasks.render_source.on_failure(TimeLimitExceeded(360), "t", [], {}, None)  # type: ignore[arg-type]
+    tasks.fetch_source.on_failure(TimeLimitExceeded(360), "t", ["x", 1], {}, None)
+    tasks.render_source.on_failure(TimeLimitExceeded(360), "t", [], {}, None)
     assert not Change.objects.exists()
     assert "could not be recorded" in caplog.text
