@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -28,7 +29,7 @@ from history.models import Change, Source
 from tests.factories import AccountFactory
 from tests.watcher.pages import LANTERNS, shop
 from tests.webhooks.support import ROOT, Worker, wait_until
-from watcher import schedule, tasks
+from watcher import render, schedule, tasks
 from watcher.models import Watch
 
 QUEUE = f"hardlimit-{os.getpid()}"
@@ -86,6 +87,8 @@ class PreforkWorker:
 
     def __init__(self, log_path: Path, env: dict[str, str]) -> None:
         self.log_path = log_path
+        self.marker = uuid.uuid4().hex  # in the environment of every process started under it
+        env = {**env, "HARDLIMIT_WORKER": self.marker}
         log = log_path.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", QUEUE,
@@ -249,6 +252,50 @@ def test_a_check_whose_worker_process_dies_is_recorded_as_failed(
     assert worker.children() != [child]
     assert page.hits == 1
     assert Change.objects.filter(source=source).count() == 1
+
+
+def worker_processes(worker: PreforkWorker) -> list[str]:
+    """The names of the processes started under the worker, its browsers included (Playwright
+    starts Chromium in a session of its own, and orphans lose their parent): those with the
+    worker's marker in their environment."""
+    marker = f"HARDLIMIT_WORKER={worker.marker}".encode()
+    names = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if marker in environ.read_bytes().split(b"\0"):
+                names.append((environ.parent / "comm").read_text().strip())
+        except OSError:
+            continue  # it exited meanwhile, or is not ours to read
+    return names
+
+
+@pytest.mark.worker
+@pytest.mark.browser
+@pytest.mark.skipif(not render.available(), reason="no Chromium here")
+def test_a_render_killed_by_the_hard_time_limit_is_recorded_and_leaves_no_browser(
+    prefork: Callable[[dict[str, str]], PreforkWorker], page: StalledPage
+) -> None:
+    limit = 10  # Chromium's start takes seconds on a busy machine: the page must be asked
+    worker = prefork({"CELERY_TASK_TIME_LIMIT": str(limit), "CELERY_TASK_SOFT_TIME_LIMIT": "0"})
+    source = watched(page.url)
+    Watch.objects.filter(source=source).update(render="always")
+    (claim,) = schedule.claim().claims
+    tasks.render_source.apply_async(
+        args=(source.pk, claim.lease), queue=QUEUE, time_limit=limit, soft_time_limit=0
+    )
+
+    assert page.arrived.wait(limit), "the browser never asked for the page"
+    assert any("chrom" in name for name in worker_processes(worker))
+    wait_until(lambda: Change.objects.filter(source=source).exists(), 15, "a recorded check")
+    change = Change.objects.get(source=source)
+    assert change.outcome == "failed"
+    assert change.error_reason == f"the check took longer than {limit} s and was stopped."
+    # The killed child's browser (Playwright's driver and Chromium) goes with it.
+    wait_until(
+        lambda: not [n for n in worker_processes(worker) if "chrom" in n or n == "node"],
+        15,
+        "the killed child's browser to exit",
+    )
 
 
 # --- What the worker's main process records, called here as Celery calls it there ----------
