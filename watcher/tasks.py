@@ -64,7 +64,7 @@ def record_stopped(task: Task, args: Any, kwargs: Any, reason: str) -> None:
         if own_connection:
             close_old_connections()
         held = _held_lease(source_id, int(lease))
-        result = record_lost(source_id, "failed", reason, lease=held) if held else None
+        result = record_lost(source_id, "failed", reason, lease=held) if held is not None else None
         if result is None:
             log.warning("source %s: no longer its claim, nothing recorded (%s)", source_id, reason)
             return

@@ -29,11 +29,11 @@ from history.models import Change, Source
 from tests.factories import AccountFactory
 from tests.watcher.pages import LANTERNS, shop
 from tests.webhooks.support import ROOT, Worker, wait_until
-from watcher import render, schedule, tasks
+from watcher import politeness, render, schedule, tasks
 from watcher.models import Watch
 
 QUEUE = f"hardlimit-{os.getpid()}"
-HARD_LIMIT = 2  # seconds: the check task's hard time limit in the first test's worker
+HARD_LIMIT = 4  # seconds: the check task's hard time limit in the first test's worker
 
 
 class StalledPage:
@@ -151,6 +151,11 @@ def _purge() -> None:
 
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge(QUEUE)  # type: ignore[attr-defined]
+    # A killed check never gives back its politeness slot for the host; left there, the
+    # slots would stall every later check of a 127.0.0.1 page in this test run.
+    redis = politeness._redis()
+    if redis is not None:
+        redis.delete("tm:host:127.0.0.1:n", "tm:host:127.0.0.1:next")
 
 
 def watched(url: str, failures: int = 0) -> Source:
@@ -191,14 +196,14 @@ def test_a_check_killed_by_the_hard_time_limit_is_recorded_as_failed(
     before = now_ms()
     lease = queue_claimed(source, **limits)
 
-    assert page.arrived.wait(15), "the check never asked for the page"
-    wait_until(lambda: Change.objects.filter(source=source).exists(), 15, "a recorded check")
+    # The page never answers in time: the limit stops the check, wherever it is then.
+    wait_until(lambda: Change.objects.filter(source=source).exists(), 30, "a recorded check")
     started = time.monotonic()
 
     change = Change.objects.get(source=source)
     assert change.outcome == "failed"
     assert change.error_reason == f"the check took longer than {HARD_LIMIT} s and was stopped."
-    assert b"Hard time limit (2" in worker.log()
+    assert f"Hard time limit ({HARD_LIMIT}s) exceeded".encode() in worker.log()
     source.refresh_from_db()
     assert source.last_fetch_outcome == "failed"
     assert source.last_fetch_error_reason == change.error_reason
@@ -218,7 +223,8 @@ def test_a_check_killed_by_the_hard_time_limit_is_recorded_as_failed(
     assert not schedule.claim().claims
     # The message was acknowledged, not redelivered: the page is not asked again.
     time.sleep(max(0.0, 1.5 - (time.monotonic() - started)))
-    assert page.hits == 1
+    assert page.hits <= 1
+    assert worker.log().count(b"Task watcher.fetch[") == 1  # received once
     assert Change.objects.filter(source=source).count() == 1
 
 
@@ -231,7 +237,7 @@ def test_a_check_whose_worker_process_dies_is_recorded_as_failed(
     source = watched(page.url, failures=failures)
     queue_claimed(source)
 
-    assert page.arrived.wait(15), "the check never asked for the page"
+    assert page.arrived.wait(30), "the check never asked for the page"
     (child,) = worker.children()
     os.kill(child, signal.SIGKILL)
     wait_until(lambda: Change.objects.filter(source=source).exists(), 15, "a recorded check")
