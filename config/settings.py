@@ -246,8 +246,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A message the worker cannot turn into a task is logged and rejected, not fatal.
 CELERY_WORKER_CONSUMER = "config.worker:Consumer"
 CELERY_TASK_ROUTES = {"webhooks.*": {"queue": "webhooks"}, "watcher.render": {"queue": "render"}}
-CELERY_TASK_SOFT_TIME_LIMIT = 300
-CELERY_TASK_TIME_LIMIT = 360
+# Every task's time limits: the soft one raises inside the task (a check records it); the
+# hard one kills the worker's child process (a check is recorded by the worker, `watcher.tasks`).
+CELERY_TASK_SOFT_TIME_LIMIT: int = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
+CELERY_TASK_TIME_LIMIT: int = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 # Publishing happens after commit; a dead broker must fail fast (the sweeper catches up).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 CELERY_TASK_PUBLISH_RETRY_POLICY = {

@@ -3,18 +3,112 @@ the render task (its own `render` queue, low concurrency: one browser per worker
 
 from __future__ import annotations
 
+import inspect
 import logging
+from typing import Any
 
-from celery import current_app, shared_task
+from billiard.einfo import ExceptionInfo
+from celery import Task, current_app, shared_task
+from celery.exceptions import TimeLimitExceeded, WorkerLostError
 from celery.signals import worker_process_shutdown
+from celery.worker.request import Request
 from django.conf import settings
+from django.db import close_old_connections, connection
 
+from config import metrics
+from history.models import Source
 from watcher import render, schedule
 from watcher.check import NeedsRender, check, record_lost
 
 log = logging.getLogger(__name__)
 
 MAX_BATCHES_PER_TICK = 10
+
+
+def _held_lease(source_id: int, lease: int) -> int | None:
+    """The lease the stopped check holds now; None when the source is no longer its.
+
+    `check` renews the claim it is given as it starts, to a lease this process cannot know,
+    so the source holds the task's `lease` or a renewal of it: one taken while `lease` was
+    live (a claim taken after it expired is another worker's), by a check that recorded
+    nothing (it may have recorded its outcome just before its process was killed)."""
+    span = settings.WATCH_LEASE_SECONDS * 1000
+    row = (
+        Source.objects.filter(pk=source_id)
+        .values_list("next_fetch_time", "last_fetch_time")
+        .first()
+    )
+    if row is None:
+        return None
+    held, last = row
+    if held is None or not lease <= held < lease + span:
+        return None
+    if last is not None and last >= lease - span:  # recorded since the claim was made
+        return None
+    return held
+
+
+def record_stopped(task: Task, args: Any, kwargs: Any, reason: str) -> None:
+    """Record the check a task ran as `failed` with `reason`, once its process was killed.
+    Runs in the worker's main process: it never raises (a failure is logged) and leaves no
+    database connection open behind it (the pool forks a new child right after)."""
+    source_id: int | None = None
+    # Its own connection, closed after; never one a caller's transaction is using (a test).
+    own_connection = not connection.in_atomic_block
+    try:
+        bound = inspect.signature(task.run).bind(*(args or ()), **(kwargs or {}))
+        source_id, lease = int(bound.arguments["source_id"]), bound.arguments.get("lease")
+        if lease is None:  # no claim to tell this check from another one: it is not ours
+            log.warning("source %s: no claim, nothing recorded (%s)", source_id, reason)
+            return
+        if own_connection:
+            close_old_connections()
+        held = _held_lease(source_id, int(lease))
+        result = record_lost(source_id, "failed", reason, lease=held) if held is not None else None
+        if result is None:
+            log.warning("source %s: no longer its claim, nothing recorded (%s)", source_id, reason)
+            return
+        metrics.FETCHES.labels(result.outcome).inc()
+        log.warning("source %s: %s", source_id, reason)
+    except Exception:  # on_failure must not raise: the worker's event loop runs it
+        log.exception("source %s: the stopped check could not be recorded", source_id)
+    finally:
+        try:
+            if own_connection:
+                connection.close()
+        except Exception:
+            log.exception("closing the database connection after a stopped check")
+
+
+class CheckRequest(Request):
+    """A check task's request in the worker's main process: a check whose child process
+    died (SIGKILL, out of memory) is recorded before the message is requeued, so that its
+    redelivery finds the claim taken and does nothing."""
+
+    def on_failure(
+        self, exc_info: ExceptionInfo, send_failed_event: bool = True, return_ok: bool = False
+    ) -> None:
+        exc = exc_info.exception
+        exc = getattr(exc, "exc", exc)  # unwrapped from billiard's ExceptionWithTraceback
+        if isinstance(exc, WorkerLostError):
+            record_stopped(self.task, self.args, self.kwargs, "the worker running the check died.")
+        super().on_failure(exc_info, send_failed_event=send_failed_event, return_ok=return_ok)
+
+
+class CheckTask(Task):
+    """The check tasks' base. Celery calls `on_failure` in the worker's main process when the
+    hard time limit killed the child running the check (`CheckRequest` does the same for a
+    child that died): the check is recorded as `failed`, not left to its lease expiring."""
+
+    Request = "watcher.tasks:CheckRequest"
+
+    def on_failure(
+        self, exc: Exception, task_id: str, args: Any, kwargs: Any, einfo: ExceptionInfo | None
+    ) -> None:
+        if isinstance(exc, TimeLimitExceeded):
+            limit = exc.args[0] if exc.args else settings.CELERY_TASK_TIME_LIMIT
+            reason = f"the check took longer than {float(limit):g} s and was stopped."
+            record_stopped(self, args, kwargs, reason)
 
 
 @shared_task(name="watcher.tick", ignore_result=True)
@@ -32,7 +126,7 @@ def tick() -> int:
     return queued
 
 
-@shared_task(name="watcher.fetch", ignore_result=True)
+@shared_task(name="watcher.fetch", base=CheckTask, ignore_result=True)
 def fetch_source(source_id: int, lease: int) -> None:
     try:
         result = check(source_id, lease=lease, can_render=False)
@@ -52,7 +146,7 @@ def fetch_source(source_id: int, lease: int) -> None:
         log.info("source %s: %s", source_id, result.line)
 
 
-@shared_task(name="watcher.render", ignore_result=True)
+@shared_task(name="watcher.render", base=CheckTask, ignore_result=True)
 def render_source(source_id: int, lease: int | None) -> None:
     result = check(source_id, lease=lease, can_render=True)
     if result is not None:
