@@ -40,8 +40,7 @@ def _preview(account: Account, form: RuleForm) -> tuple[RuleForm, str]:
     except rules.RuleError as exc:
         form.add_error(None, str(exc))
         return form, ""
-    data = form.data.copy()
-    data["condition"], data["what"] = condition, ""
+    data = {**form.data, "condition": condition, "what": ""}
     return RuleForm(data, account=account), condition
 
 
