@@ -207,11 +207,12 @@ class Stack:
                 self.honcho.wait(10)
         return self.honcho.returncode
 
-    def broker_files(self) -> dict[str, int]:
-        folders = {"queued": "broker", "dead": "broker-dead"}
+    def broker_files(self, queue: str = "*") -> dict[str, int]:
+        """Messages waiting (in `queue`'s files, or every queue's) and dead-lettered files."""
+        queued = (self.var_dir / "broker").glob(f"*.{queue}.msg")
         return {
-            label: sum(1 for p in (self.var_dir / name).glob("*") if p.is_file())
-            for label, name in folders.items()
+            "queued": sum(1 for p in queued if p.is_file()),
+            "dead": sum(1 for p in (self.var_dir / "broker-dead").glob("*") if p.is_file()),
         }
 
 

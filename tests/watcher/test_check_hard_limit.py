@@ -37,17 +37,28 @@ HARD_LIMIT = 4  # seconds: the check task's hard time limit in the first test's 
 
 
 class StalledPage:
-    """A loopback page that is answered only once `release` is set (robots.txt: 404)."""
+    """A loopback page that is answered only once `release` is set (robots.txt: 404).
 
-    def __init__(self) -> None:
+    With `script=True` the page itself is answered at once and a script it loads is what
+    stalls: the rendering path fetches the page before it starts the browser, so only a
+    request the browser makes shows that Chromium is running."""
+
+    def __init__(self, *, script: bool = False) -> None:
         self.arrived = threading.Event()
         self.release = threading.Event()
         self.hits = 0
         page = self
+        stalled = "/stall.js" if script else "/lanterns"
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                if self.path != "/lanterns":
+                if self.path == "/lanterns" and script:
+                    html = shop(LANTERNS).replace(
+                        "</body>", '<script src="/stall.js"></script></body>'
+                    )
+                    self._send(200, html.encode())
+                    return
+                if self.path != stalled:
                     self._send(404, b"not found")
                     return
                 page.hits += 1
@@ -119,6 +130,13 @@ class PreforkWorker:
 @pytest.fixture
 def page(fetch_settings: Any) -> Iterator[StalledPage]:
     p = StalledPage()
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def scripted_page(fetch_settings: Any) -> Iterator[StalledPage]:
+    p = StalledPage(script=True)
     yield p
     p.close()
 
@@ -279,8 +297,9 @@ def worker_processes(worker: PreforkWorker) -> list[str]:
 @pytest.mark.browser
 @pytest.mark.skipif(not render.available(), reason="no Chromium here")
 def test_a_render_killed_by_the_hard_time_limit_is_recorded_and_leaves_no_browser(
-    prefork: Callable[[dict[str, str]], PreforkWorker], page: StalledPage
+    prefork: Callable[[dict[str, str]], PreforkWorker], scripted_page: StalledPage
 ) -> None:
+    page = scripted_page
     limit = 10  # Chromium's start takes seconds on a busy machine: the page must be asked
     worker = prefork({"CELERY_TASK_TIME_LIMIT": str(limit), "CELERY_TASK_SOFT_TIME_LIMIT": "0"})
     source = watched(page.url)
@@ -290,7 +309,7 @@ def test_a_render_killed_by_the_hard_time_limit_is_recorded_and_leaves_no_browse
         args=(source.pk, claim.lease), queue=QUEUE, time_limit=limit, soft_time_limit=0
     )
 
-    assert page.arrived.wait(limit), "the browser never asked for the page"
+    assert page.arrived.wait(limit), "the browser never asked for the page's script"
     assert any("chrom" in name for name in worker_processes(worker))
     wait_until(lambda: Change.objects.filter(source=source).exists(), 15, "a recorded check")
     change = Change.objects.get(source=source)

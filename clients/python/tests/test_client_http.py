@@ -8,6 +8,7 @@ import json
 import socket
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -107,7 +108,10 @@ def async_call(url: str, body: Any, **options: Any) -> tuple[Any, list[float]]:
                 return [item async for item in result]
             return await result
 
-    return asyncio.run(run()), waits
+    # In a thread of its own: a caller's thread may already run an event loop (in one
+    # pytest session with Playwright's sync API, the main thread does).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, run()).result(), waits
 
 
 @pytest.fixture(params=[sync_call, async_call], ids=["sync", "async"])
