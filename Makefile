@@ -33,7 +33,7 @@ run: setup
 	@echo "MCP server (same key): http://127.0.0.1:$(MCP_PORT)/mcp"
 	@echo "Demo site, watched every minute: http://127.0.0.1:$(SITE_PORT)/ (its updates: curl ... /v1/updates)"
 	@echo "Starting web (http://127.0.0.1:$(PORT)), worker, render, beat, the MCP server and the demo site. Ctrl-C stops them all."
-	WEBHOOK_ALLOW_LOOPBACK=true FETCH_ALLOW_LOOPBACK=true MCP_PORT=$(MCP_PORT) SITE_PORT=$(SITE_PORT) \
+	WEBHOOK_ALLOW_LOOPBACK=true NOTIFY_ALLOW_LOOPBACK=true FETCH_ALLOW_LOOPBACK=true MCP_PORT=$(MCP_PORT) SITE_PORT=$(SITE_PORT) \
 		APP_BASE_URL=http://127.0.0.1:$(PORT) \
 		PATH="$(CURDIR)/$(BIN):$$PATH" \
 		$(BIN)/honcho start --port $(PORT) --procfile Procfile.dev web worker render beat mcp site
