@@ -511,7 +511,11 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # The MCP SDK logs "Terminating session: None" at INFO for every stateless call.
+        "mcp.server.streamable_http": {"level": "WARNING"},
+    },
 }
 if _EMBEDDED_BROKER:
     # The embedded broker has no host; kombu warns about that on every connection.
