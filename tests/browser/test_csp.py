@@ -5,46 +5,19 @@ into a page is refused. The headers themselves: tests/security/test_headers.py."
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, Page, expect
 
 from accounts.keys import mint_key
-from accounts.models import Account
-from history.ingest import ingest
-from history.models import Entry
-from tests.factories import AccountFactory, UserFactory
-from tests.history.conftest import fetch_doc
+from tests.factories import UserFactory
+from tests.security.support import mug_history, owner
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct horse battery staple"
-# A 1x1 PNG: a screenshot a browser can draw.
-PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC"
-
-
-def _owner(slug: str) -> Account:
-    user = cast(User, UserFactory(username=f"{slug}@example.com"))
-    return cast(Account, AccountFactory(slug=slug, name=slug.title(), owner=user))
-
-
-def _history(account: Account) -> Entry:
-    for price, snapshot in (
-        (39.9, {"markdown": "# The shop\n\n- Mug: 39.90\n", "html": "<p>before</p>"}),
-        (
-            29.9,
-            {
-                "markdown": "# The shop\n\n- Mug: 29.90\n",
-                "html": "<h1>The shop</h1><script>parent.owned = true;</script>",
-                "screenshot": PNG,
-            },
-        ),
-    ):
-        entry = {"identityKey": "mug", "title": "Mug", "price": price, "currency": "EUR"}
-        ingest(fetch_doc(account.slug, [entry], snapshot=snapshot))
-    return Entry.objects.get(account=account, identity_key="mug")
 
 
 class Violations:
@@ -70,8 +43,8 @@ def test_owner_pages_work_under_the_policy_with_no_violation(
     page: Page, context: BrowserContext, live_server: object, tmp_storage: Path
 ) -> None:
     base = str(live_server)
-    account = _owner("acme")
-    entry = _history(account)
+    account = owner("acme")
+    entry = mug_history(account)
     violations = Violations(page)
 
     _sign_in(page, base, "/login/?next=/sources", "acme@example.com", "Sign in")
@@ -115,7 +88,7 @@ def test_the_admin_works_under_the_policy_with_no_violation(
 ) -> None:
     base = str(live_server)
     UserFactory(username="staff@example.com", is_staff=True, is_superuser=True)
-    account = _owner("acme")
+    account = owner("acme")
     key, _ = mint_key(account=account, name="agent", scopes=["read"])
     violations = Violations(page)
 

@@ -5,20 +5,13 @@ violation reported, is tested in Chromium: tests/browser/test_csp.py."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
-from accounts.models import Account
-from history.ingest import ingest
-from history.models import Change, Entry
-from tests.factories import AccountFactory, UserFactory
-from tests.history.conftest import fetch_doc
-
-# A 1x1 PNG: a screenshot a browser can draw.
-PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC"
+from history.models import Change
+from tests.security.support import mug_history, owner
 
 
 def _directives(response: Any) -> dict[str, str]:
@@ -27,35 +20,13 @@ def _directives(response: Any) -> dict[str, str]:
     return {name: value for name, _, value in pairs}
 
 
-def _owner(slug: str) -> Account:
-    user = cast(User, UserFactory(username=f"{slug}@example.com"))
-    return cast(Account, AccountFactory(slug=slug, name=slug.title(), owner=user))
-
-
-def _history(account: Account) -> Entry:
-    for price, snapshot in (
-        (39.9, {"markdown": "# The shop\n\n- Mug: 39.90\n", "html": "<p>before</p>"}),
-        (
-            29.9,
-            {
-                "markdown": "# The shop\n\n- Mug: 29.90\n",
-                "html": "<h1>The shop</h1><script>parent.owned = true;</script>",
-                "screenshot": PNG,
-            },
-        ),
-    ):
-        entry = {"identityKey": "mug", "title": "Mug", "price": price, "currency": "EUR"}
-        ingest(fetch_doc(account.slug, [entry], snapshot=snapshot))
-    return Entry.objects.get(account=account, identity_key="mug")
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "path", ["/login/", "/sources", "/feed", "/connect-agent", "/webhooks", "/admin/login/"]
 )
 def test_pages_carry_a_strict_policy(client: Client, path: str) -> None:
     if "login" not in path:
-        client.force_login(_owner("acme").owner)
+        client.force_login(owner("acme").owner)
 
     response = client.get(path)
 
@@ -87,8 +58,8 @@ def test_the_api_gets_no_policy(client: Client, auth: dict[str, str]) -> None:
 
 @pytest.mark.django_db
 def test_a_captured_page_keeps_its_own_sandbox_policy(client: Client, tmp_storage: Path) -> None:
-    account = _owner("acme")
-    _history(account)
+    account = owner("acme")
+    mug_history(account)
     change = Change.objects.order_by("-at", "-id").first()
     assert change is not None
     client.force_login(account.owner)
@@ -106,7 +77,7 @@ def test_a_captured_page_keeps_its_own_sandbox_policy(client: Client, tmp_storag
 @pytest.mark.django_db
 def test_the_consent_page_may_send_the_owner_back_to_the_agent(client: Client) -> None:
     # Its form's answer redirects to the agent's callback, off this origin.
-    client.force_login(_owner("acme").owner)
+    client.force_login(owner("acme").owner)
     policy = _directives(client.get("/oauth/authorize/"))
     assert "form-action" not in policy
     assert policy["script-src"].startswith("'self' 'nonce-")
